@@ -1,0 +1,75 @@
+// The vocabulary of the resume core. Everything in src/harness is pure: functions of strings,
+// explicit paths, an explicit clock and explicit sets of other tasks' ids. Nothing here reads
+// process.env or os.homedir().
+
+export type HarnessName = 'claude' | 'codex' | 'grok';
+
+/** How a requested command is treated (contract section 2). */
+export type Detection =
+  | { form: 'bare'; harness: HarnessName; program: string }
+  | { form: 'resume'; harness: HarnessName; program: string; targetId: string }
+  | { form: 'opaque'; harness: null; reason: string };
+
+export type AgentDetection = Exclude<Detection, { form: 'opaque' }>;
+
+/** Where codex's notify goes (contract section 5, amendment 8.6). */
+export type CodexRoute =
+  | { kind: 'vacant' }
+  | { kind: 'chain'; argv: string[] }
+  | { kind: 'opaque'; reason: string };
+
+export interface InstrumentInput {
+  detection: AgentDetection;
+  /** The capture namespace directory `<root>/<pid>-<nonce>`. */
+  namespace: string;
+  /** `<namespace>/task-<id>-<run>.json`. */
+  captureFile: string;
+  /** Makes a fresh v4 id (injected so tests are deterministic). */
+  newId: () => string;
+  /** Only consulted for codex. */
+  codexRoute: CodexRoute;
+}
+
+export interface InstrumentPlan {
+  /** Appended to the requested command; empty or starting with a space. */
+  suffix: string;
+  /** Environment pairs the task gets on top of the caller's. */
+  env: Record<string, string>;
+  /** The id a bare claude/grok is launched with, else null. */
+  pinnedId: string | null;
+}
+
+export type IdSource = 'exit-hint' | 'capture' | 'pinned' | 'correlation';
+
+/** What fleetcom knows about one run of one task, for resolving its conversation id. */
+export interface RunEvidence {
+  harness: HarnessName;
+  cwd: string;
+  /** Harness home resolved from the launching environment at spawn. */
+  home: string;
+  /** This run's capture file, or null when the task was not instrumented. */
+  captureFile: string | null;
+  /** Id scraped from the retained text after exit, or null. */
+  exitHint: string | null;
+  /** Id pinned at spawn (bare claude/grok) or named by a resume form, or null. */
+  pinnedId: string | null;
+  /** Spawn time of this run, ms since epoch. */
+  spawnedAt: number;
+  /** Exit time of this run, ms since epoch; null while running (then `now` is used). */
+  endedAt: number | null;
+}
+
+export interface ResolveOptions {
+  now: number;
+  /** Try store correlation (channel 4): save and recovery only, never rerun or ls. */
+  correlate: boolean;
+  /** Ids other tasks of the fleet hold now through channels 1-3 (excluded from correlation). */
+  heldByOthers: ReadonlySet<string>;
+  /** Ids any task of the fleet has ever held (earlier runs, /clear): excluded from correlation. */
+  everHeld: ReadonlySet<string>;
+}
+
+export interface Resolved {
+  id: string;
+  source: IdSource;
+}
