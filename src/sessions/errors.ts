@@ -34,3 +34,35 @@ export class RecipeError extends SessionError {
     this.where = where;
   }
 }
+
+/** The session file does not exist (a name never saved, a mistyped path). */
+export class RecipeNotFoundError extends RecipeError {
+  constructor(file: string, options?: ErrorOptions) {
+    super(file, null, 'no such file', options);
+  }
+}
+
+const FS_PROBLEMS: Record<string, string> = {
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EISDIR: 'is a directory',
+  ENOTDIR: 'a parent is not a directory',
+  ENOTEMPTY: 'a directory is in the way',
+  EEXIST: 'already exists',
+  ENOSPC: 'no space left on the device',
+  EDQUOT: 'disk quota exceeded',
+  EROFS: 'read-only file system',
+  ENAMETOOLONG: 'name too long',
+  ELOOP: 'too many symbolic links',
+};
+
+/** A short human reason for a failed fs call, without the temp paths Node puts in messages. */
+export function describeFsError(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  if (typeof code === 'string') return `${FS_PROBLEMS[code] ?? 'failed'} (${code})`;
+  return error instanceof Error ? error.message : String(error);
+}
+
+export function isNotFound(error: unknown): boolean {
+  return (error as NodeJS.ErrnoException | null)?.code === 'ENOENT';
+}

@@ -1,0 +1,77 @@
+// Recovery snapshots (contract section 7, product.md §5): one file per supervisor incarnation,
+// `<session dir>/recovery/<YYYYMMDD-HHMMSS>-<pid>.json`, named `autosaved YYYY-MM-DD HH:MM`.
+// When to write is the supervisor's business; this file only writes and prunes.
+import path from 'node:path';
+import { isNotFound } from './errors.js';
+import { parseRecoveryFileName, recoveryFileName, recoveryLabel } from './names.js';
+import { serializeRecipe, type Recipe } from './recipe.js';
+import { defaultFs, writeRecipeAtomic, type StoreFs } from './store.js';
+
+export const RECOVERY_KEEP = 10;
+
+export function recoveryDir(sessionDir: string): string {
+  return path.join(sessionDir, 'recovery');
+}
+
+/** The snapshot's path and text, without writing (the supervisor can skip unchanged content). */
+export function recoverySnapshot(
+  sessionDir: string,
+  startedAt: Date,
+  pid: number,
+  recipe: Recipe,
+  home: string,
+): { file: string; text: string } {
+  const named: Recipe = { ...recipe, name: recoveryLabel(startedAt) };
+  return {
+    file: path.join(recoveryDir(sessionDir), recoveryFileName(startedAt, pid)),
+    text: serializeRecipe(named, home),
+  };
+}
+
+/**
+ * (Re)write this supervisor's snapshot atomically, named after its start time; `closed` in
+ * `recipe` is kept (the final snapshot of `down`). Returns the file written.
+ */
+export async function writeRecoverySnapshot(
+  sessionDir: string,
+  startedAt: Date,
+  pid: number,
+  recipe: Recipe,
+  home: string,
+  fs: StoreFs = defaultFs,
+): Promise<string> {
+  const { file, text } = recoverySnapshot(sessionDir, startedAt, pid, recipe, home);
+  await writeRecipeAtomic(file, text, fs);
+  return file;
+}
+
+/**
+ * Keep the newest `keep` snapshots by the start time in their names (pid breaks ties) and
+ * delete the rest. Only files named like a snapshot are considered; anything else in the
+ * directory is left alone. Returns the deleted paths.
+ */
+export async function pruneRecovery(sessionDir: string, keep = RECOVERY_KEEP, fs: StoreFs = defaultFs): Promise<string[]> {
+  const dir = recoveryDir(sessionDir);
+  let names: string[];
+  try {
+    names = await fs.readdir(dir);
+  } catch (e) {
+    if (isNotFound(e)) return [];
+    throw e;
+  }
+  const snapshots = names
+    .map((name) => ({ name, parsed: parseRecoveryFileName(name) }))
+    .filter((s): s is { name: string; parsed: NonNullable<typeof s.parsed> } => s.parsed !== null)
+    .sort((a, b) => b.parsed.startedAt.getTime() - a.parsed.startedAt.getTime() || b.parsed.pid - a.parsed.pid);
+  const deleted: string[] = [];
+  for (const { name } of snapshots.slice(Math.max(0, Math.floor(keep)))) {
+    const file = path.join(dir, name);
+    try {
+      await fs.unlink(file);
+      deleted.push(file);
+    } catch {
+      // Gone already (another supervisor pruned it) or not a plain file: leave it.
+    }
+  }
+  return deleted;
+}

@@ -1,0 +1,148 @@
+// The session store: where session files live and how they are read and written. The only
+// side effects are file-system calls, made through `fs` (node:fs/promises by default) so
+// tests can inject failures.
+import { randomBytes } from 'node:crypto';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import {
+  RecipeError,
+  RecipeNotFoundError,
+  SessionError,
+  SessionUsageError,
+  describeFsError,
+  isNotFound,
+} from './errors.js';
+import { expandDir, isSessionPath, sessionFileName } from './names.js';
+import { normalizeSessionName, parseRecipe, serializeRecipe, type Recipe } from './recipe.js';
+
+/** The file-system calls the store makes. */
+export type StoreFs = Pick<typeof fsp, 'mkdir' | 'open' | 'rename' | 'rm' | 'chmod' | 'readFile' | 'readdir' | 'stat' | 'unlink'>;
+
+export const defaultFs: StoreFs = fsp;
+
+/** `$FLEETCOM_CONFIG_DIR/sessions`, else `${XDG_CONFIG_HOME:-~/.config}/fleetcom/sessions`. */
+export function sessionDir(env: Readonly<Record<string, string | undefined>>, homedir: string): string {
+  const own = env.FLEETCOM_CONFIG_DIR;
+  if (own !== undefined && own !== '') return path.join(own, 'sessions');
+  const xdg = env.XDG_CONFIG_HOME;
+  // The XDG spec: an empty or relative XDG_CONFIG_HOME is ignored.
+  const base = xdg !== undefined && path.isAbsolute(xdg) ? xdg : path.join(homedir, '.config');
+  return path.join(base, 'fleetcom', 'sessions');
+}
+
+/**
+ * The file SESSION names: a path (`/…`, `./…`, `../…`, `~…`, `….json`) expanded against HOME
+ * and cwd, else `<sessionDir>/<sanitised name>.json`. Pure.
+ */
+export function resolveSession(arg: string, where: { sessionDir: string; home: string; cwd: string }): string {
+  if (isSessionPath(arg)) return expandDir(arg, where.home, where.cwd);
+  return path.join(where.sessionDir, sessionFileName(arg));
+}
+
+/** Create `dir` and missing parents; only the directories created here are set to 0700. */
+export async function ensureDir(dir: string, fs: StoreFs = defaultFs): Promise<void> {
+  const first = await fs.mkdir(dir, { recursive: true, mode: 0o700 });
+  if (first === undefined) return;
+  // mkdir's mode is filtered by the umask; set 0700 exactly, on what we created and nothing else.
+  for (let d = path.resolve(dir); ; d = path.dirname(d)) {
+    await fs.chmod(d, 0o700);
+    if (d === path.resolve(first) || d === path.dirname(d)) break;
+  }
+}
+
+/**
+ * Write `text` to `file` atomically with mode 0600: a temp file with a short random name in
+ * the same directory, written, fsynced, closed, renamed over `file`. On any failure the temp
+ * file is removed and the previous `file` is untouched.
+ */
+export async function writeRecipeAtomic(file: string, text: string, fs: StoreFs = defaultFs): Promise<void> {
+  const dir = path.dirname(file);
+  try {
+    await ensureDir(dir, fs);
+  } catch (e) {
+    throw new SessionError(`cannot create ${dir}: ${describeFsError(e)}`, 1, { cause: e });
+  }
+  const temp = path.join(dir, `.fleetcom-${randomBytes(4).toString('hex')}.tmp`);
+  let handle: Awaited<ReturnType<StoreFs['open']>> | undefined;
+  try {
+    handle = await fs.open(temp, 'wx', 0o600);
+    await handle.writeFile(text, 'utf8');
+    await handle.chmod(0o600);
+    await handle.sync();
+    await handle.close();
+    handle = undefined;
+    await fs.rename(temp, file);
+  } catch (e) {
+    await handle?.close().catch(() => undefined);
+    await fs.rm(temp, { force: true }).catch(() => undefined);
+    throw new SessionError(`cannot write ${file}: ${describeFsError(e)}`, 1, { cause: e });
+  }
+  await syncDir(dir, fs);
+}
+
+/** Make the rename durable; best effort (some file systems refuse fsync on a directory). */
+async function syncDir(dir: string, fs: StoreFs): Promise<void> {
+  try {
+    const handle = await fs.open(dir, 'r');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    // The file is written and renamed; only its durability across a power cut is weaker.
+  }
+}
+
+/** Read and parse a session file; RecipeNotFoundError when it does not exist. */
+export async function readRecipeFile(file: string, fs: StoreFs = defaultFs): Promise<Recipe> {
+  let text: string;
+  try {
+    text = await fs.readFile(file, 'utf8');
+  } catch (e) {
+    if (isNotFound(e)) throw new RecipeNotFoundError(file, { cause: e });
+    throw new RecipeError(file, null, `cannot read: ${describeFsError(e)}`, { cause: e });
+  }
+  return parseRecipe(text, file);
+}
+
+export interface SavedFile {
+  file: string;
+  /** True when an earlier save of the same session was replaced. */
+  replaced: boolean;
+}
+
+/**
+ * `save NAME`: write `recipe` under NAME as `<dir>/<sanitised name>.json`. Replaces an
+ * earlier save of the same name; refuses a file that holds a different session name mapping
+ * to the same file name (or that cannot be read, so a hand edit is never lost).
+ */
+export async function saveNamed(
+  dir: string,
+  name: string,
+  recipe: Recipe,
+  home: string,
+  fs: StoreFs = defaultFs,
+): Promise<SavedFile> {
+  const clean = normalizeSessionName(name);
+  if (clean === '') throw new SessionUsageError('a session name must not be empty');
+  const file = path.join(dir, sessionFileName(name));
+  let existing: Recipe | null = null;
+  try {
+    existing = await readRecipeFile(file, fs);
+  } catch (e) {
+    if (!(e instanceof RecipeNotFoundError)) {
+      const reason = e instanceof Error ? e.message : String(e);
+      throw new SessionError(`not saving '${clean}' over ${file}, which cannot be read as a session (${reason})`, 1, {
+        cause: e,
+      });
+    }
+  }
+  if (existing !== null && normalizeSessionName(existing.name) !== clean) {
+    throw new SessionError(
+      `not saving '${clean}': its file ${file} holds the session '${existing.name}'; choose another name`,
+    );
+  }
+  await writeRecipeAtomic(file, serializeRecipe({ ...recipe, name: clean }, home), fs);
+  return { file, replaced: existing !== null };
+}
