@@ -1,74 +1,36 @@
-// Public API of the resume core. STUBS: the harness work replaces each body, keeping the
-// signatures (other modules code against them).
-import type {
-  AgentDetection,
-  CodexRoute,
-  Detection,
-  HarnessName,
-  InstrumentInput,
-  InstrumentPlan,
-  Resolved,
-  ResolveOptions,
-  RunEvidence,
-} from './types.js';
+// Public API of the resume core (contract sections 1, 2, 4-8). Everything here is pure or
+// reads only the roots it is given: no process.env, os.homedir() or clock inside.
+import { harnessFor } from './registry.js';
+import type { HarnessName, InstrumentInput, InstrumentPlan, RunEvidence } from './types.js';
 
 export type * from './types.js';
+export type { CorrelationContext, Harness } from './harness.js';
 
-const todo = (): never => {
-  throw new Error('not implemented yet');
-};
+export { isValidId, newV4Id, v7TimeMs } from './ids.js';
+export { detect, detectWith, OPAQUE_REASONS, programBasename, splitWords } from './detect.js';
+export { quoteShell, tomlBasicString } from './quote.js';
+export { classifyNotifyValue, codexProfileName, codexRouteFromText, readCodexRoute } from './codex-route.js';
+export { resolveHome } from './home.js';
+export { resolveId } from './precedence.js';
+export { resumeCommand, rewriteCommand } from './resume-command.js';
+export { HARNESSES, harnessFor } from './registry.js';
+export { claudeProjectDirs, claudeSlug, claudeTranscriptHasUser } from './claude.js';
+export { rolloutId } from './codex.js';
+export { grokEncodeCwd } from './grok.js';
+export { plainText } from './scrape.js';
+export { entryTimeMs, utcDateFolders, WINDOW_MS } from './store-window.js';
 
-/** Contract section 1: exactly 8-4-4-4-12 lowercase hex. */
-export function isValidId(value: string): boolean {
-  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(value);
-}
-
-/** Contract section 2. */
-export function detect(_command: string): Detection {
-  return todo();
-}
-
-/** POSIX single-quoting: `'…'` with `'` → `'\''`. */
-export function quoteShell(_value: string): string {
-  return todo();
-}
-
-/** Contract section 5 + 8.6, reading `<codexHome>/config.toml` and the profile file. */
-export function readCodexRoute(_codexHome: string): CodexRoute {
-  return todo();
-}
-
-/** Contract section 4. */
-export function instrument(_input: InstrumentInput): InstrumentPlan {
-  return todo();
-}
-
-/** Contract section 4: CLAUDE_CONFIG_DIR / CODEX_HOME / GROK_HOME, else $HOME/.<name>. */
-export function resolveHome(_harness: HarnessName, _env: Readonly<Record<string, string | undefined>>): string {
-  return todo();
+/** Contract section 4: the suffix, env pairs and pinned id for one spawn. */
+export function instrument(input: InstrumentInput): InstrumentPlan {
+  return harnessFor(input.detection.harness).instrument(input.detection, input);
 }
 
 /** Channel 2 for one run: read its capture file now and apply the 8.2/8.3 file checks. */
-export function captureId(_evidence: RunEvidence, _now: number): string | null {
-  return todo();
+export function captureId(evidence: RunEvidence, now: number): string | null {
+  return harnessFor(evidence.harness).captureId(evidence, now);
 }
 
 /** Channel 1: the last valid exit hint in retained text (contract section 6, 8.4). */
-export function scrapeExit(_harness: HarnessName, _text: string): string | null {
-  return todo();
-}
-
-/** Precedence 1-3 (and 4 when opts.correlate), skipping ids that fail the section 8 checks. */
-export function resolveId(_evidence: RunEvidence, _opts: ResolveOptions): Resolved | null {
-  return todo();
-}
-
-/** `<program as typed> <selector> '<id>'`; the id is checked again here. */
-export function resumeCommand(_detection: AgentDetection, _id: string): string {
-  return todo();
-}
-
-/** What a save or rerun runs: the canonical resume command, or `command` unchanged. */
-export function rewriteCommand(_command: string, _id: string | null): string {
-  return todo();
+export function scrapeExit(harness: HarnessName, text: string): string | null {
+  return harnessFor(harness).scrapeExit(text);
 }

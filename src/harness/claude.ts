@@ -1,0 +1,117 @@
+import * as path from 'node:path';
+import { z } from 'zod';
+import type { CorrelationContext, Harness } from './harness.js';
+import { freshId, isValidId } from './ids.js';
+import { quoteShell } from './quote.js';
+import { lastHint } from './scrape.js';
+import { listDir, readTextFile, someLine, statOrNull } from './fs-read.js';
+import { entryTimeMs, inWindow, soleCandidate, WINDOW_MS } from './store-window.js';
+import type { AgentDetection, InstrumentInput, InstrumentPlan, RunEvidence } from './types.js';
+
+// claude: pinned with `--session-id`, captured by a SessionStart hook, resumable only once its
+// transcript holds a user record (contract 8.2).
+
+/** claude caps a project directory name at this many UTF-16 units, then appends a hash. */
+const SLUG_CAP = 200;
+
+const hookPayload = z.object({ session_id: z.string() });
+const transcriptRecord = z.object({ type: z.string() });
+
+/** `<home>/projects/<slug>`: every UTF-16 unit of the cwd that is not an ASCII letter or digit → `-` (8.1). */
+export function claudeSlug(cwd: string): string {
+  return cwd.replace(/[^a-zA-Z0-9]/g, '-');
+}
+
+/**
+ * The project directories that may hold this cwd's transcripts. Up to 200 characters the slug
+ * is exact. Longer, claude keeps 200 and appends a hash we do not reproduce, so every
+ * directory carrying that prefix is a possibility (more candidates make correlation ambiguous
+ * rather than wrong); the untruncated slug of older versions is included too.
+ */
+export function claudeProjectDirs(home: string, cwd: string): string[] {
+  const projects = path.join(home, 'projects');
+  const slug = claudeSlug(cwd);
+  if (slug.length <= SLUG_CAP) return [path.join(projects, slug)];
+  const prefix = `${slug.slice(0, SLUG_CAP)}-`;
+  return listDir(projects)
+    .filter((entry) => entry.isDirectory() && (entry.name === slug || entry.name.startsWith(prefix)))
+    .map((entry) => path.join(projects, entry.name))
+    .sort();
+}
+
+function isUserRecord(line: string): boolean {
+  try {
+    const record = transcriptRecord.safeParse(JSON.parse(line));
+    return record.success && record.data.type === 'user';
+  } catch {
+    return false;
+  }
+}
+
+/** 8.2: the transcript `<id>.jsonl` exists and has at least one line whose JSON `type` is `user`. */
+export function claudeTranscriptHasUser(home: string, cwd: string, id: string): boolean {
+  if (!isValidId(id)) return false;
+  return claudeProjectDirs(home, cwd).some((dir) => someLine(path.join(dir, `${id}.jsonl`), isUserRecord));
+}
+
+function settingsSuffix(namespace: string): string {
+  return ` --settings ${quoteShell(path.join(namespace, 'claude-settings.json'))}`;
+}
+
+function instrument(detection: AgentDetection, input: InstrumentInput): InstrumentPlan {
+  const env = { FLEETCOM_CAPTURE_FILE: input.captureFile };
+  if (detection.form === 'resume') {
+    return { suffix: settingsSuffix(input.namespace), env, pinnedId: detection.targetId };
+  }
+  const pinnedId = freshId(input.newId);
+  return { suffix: ` --session-id ${quoteShell(pinnedId)}${settingsSuffix(input.namespace)}`, env, pinnedId };
+}
+
+/** The hook payload's `session_id`, when the text is that JSON and the id is valid. */
+function parseCapture(text: string): string[] {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return [];
+  }
+  const payload = hookPayload.safeParse(value);
+  return payload.success && isValidId(payload.data.session_id) ? [payload.data.session_id] : [];
+}
+
+function captureId(evidence: RunEvidence): string | null {
+  if (evidence.captureFile === null) return null;
+  const file = readTextFile(evidence.captureFile);
+  if (file.kind !== 'text') return null;
+  const [id] = parseCapture(file.text);
+  return id !== undefined && claudeTranscriptHasUser(evidence.home, evidence.cwd, id) ? id : null;
+}
+
+/** Transcripts born between spawn − 30 s and the end of the run (8.5); stems as found. */
+function correlate(evidence: RunEvidence, context: CorrelationContext): string | null {
+  const from = evidence.spawnedAt - WINDOW_MS;
+  const to = evidence.endedAt ?? context.now;
+  const stems: string[] = [];
+  for (const dir of claudeProjectDirs(evidence.home, evidence.cwd)) {
+    for (const entry of listDir(dir)) {
+      if (!entry.isFile() || !entry.name.endsWith('.jsonl')) continue;
+      const stats = statOrNull(path.join(dir, entry.name));
+      if (stats !== null && inWindow(entryTimeMs(stats), from, to)) stems.push(entry.name.slice(0, -'.jsonl'.length));
+    }
+  }
+  const id = soleCandidate(stems, context.excluded);
+  return id !== null && claudeTranscriptHasUser(evidence.home, evidence.cwd, id) ? id : null;
+}
+
+export const claude: Harness = {
+  name: 'claude',
+  selector: '--resume',
+  homeVar: 'CLAUDE_CONFIG_DIR',
+  homeDir: '.claude',
+  instrument,
+  parseCapture,
+  captureId,
+  scrapeExit: (text) => lastHint(text, { prefixes: ['claude --resume '] }),
+  correlate,
+  resumable: (id, evidence) => claudeTranscriptHasUser(evidence.home, evidence.cwd, id),
+};

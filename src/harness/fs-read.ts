@@ -1,0 +1,116 @@
+import * as fs from 'node:fs';
+
+// The only file-system reads of the resume core. None of them throws: a file that vanished,
+// cannot be opened, is not a regular file or is torn is reported, never raised. Files are
+// opened non-blocking and checked with fstat, so a FIFO planted at a path cannot hang a save.
+
+export type FileText =
+  | { kind: 'missing' }
+  | { kind: 'unreadable'; reason: string }
+  | { kind: 'text'; text: string };
+
+const CHUNK = 64 * 1024;
+
+function isMissing(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  return code === 'ENOENT' || code === 'ENOTDIR';
+}
+
+function describe(error: unknown): string {
+  const e = error as NodeJS.ErrnoException | null;
+  return e?.code ?? (e instanceof Error ? e.message : String(error));
+}
+
+/** Opens a regular file for reading; the callback gets its descriptor. */
+function withRegularFile<T>(path: string, use: (fd: number) => T): T | { kind: 'missing' } | { kind: 'unreadable'; reason: string } {
+  let fd: number;
+  try {
+    fd = fs.openSync(path, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+  } catch (error) {
+    return isMissing(error) ? { kind: 'missing' } : { kind: 'unreadable', reason: describe(error) };
+  }
+  try {
+    const stats = fs.fstatSync(fd);
+    if (stats.isDirectory()) return { kind: 'unreadable', reason: 'EISDIR' };
+    if (!stats.isFile()) return { kind: 'unreadable', reason: 'not a regular file' };
+    return use(fd);
+  } catch (error) {
+    return { kind: 'unreadable', reason: describe(error) };
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** The whole file as UTF-8 text. */
+export function readTextFile(path: string): FileText {
+  return withRegularFile(path, (fd): FileText => ({ kind: 'text', text: fs.readFileSync(fd, 'utf8') }));
+}
+
+/**
+ * The file's first line (without its `\n`, and without a `\r` before it) when it is at most
+ * `maxBytes` long; null when the file is missing, unreadable or its first line is longer.
+ */
+export function readFirstLine(path: string, maxBytes: number): string | null {
+  const result = withRegularFile(path, (fd) => {
+    const buffer = Buffer.alloc(maxBytes + 1);
+    let filled = 0;
+    while (filled < buffer.length) {
+      const n = fs.readSync(fd, buffer, filled, buffer.length - filled, filled);
+      if (n === 0) break;
+      filled += n;
+    }
+    const newline = buffer.subarray(0, filled).indexOf(0x0a);
+    if (newline === -1 && filled > maxBytes) return { line: null };
+    const line = buffer.subarray(0, newline === -1 ? filled : newline).toString('utf8');
+    return { line: line.endsWith('\r') ? line.slice(0, -1) : line };
+  });
+  return 'line' in result ? result.line : null;
+}
+
+/**
+ * Whether some line of the file satisfies `test`, reading in chunks and stopping at the first
+ * match (transcripts can be large; their first user record is near the top). False when the
+ * file is missing or unreadable.
+ */
+export function someLine(path: string, test: (line: string) => boolean): boolean {
+  const result = withRegularFile(path, (fd) => {
+    const chunk = Buffer.alloc(CHUNK);
+    let pending: Buffer[] = [];
+    let position = 0;
+    for (;;) {
+      const n = fs.readSync(fd, chunk, 0, CHUNK, position);
+      if (n === 0) break;
+      position += n;
+      let start = 0;
+      let newline = chunk.indexOf(0x0a, start);
+      while (newline !== -1 && newline < n) {
+        pending.push(chunk.subarray(start, newline));
+        if (test(Buffer.concat(pending).toString('utf8'))) return { found: true };
+        pending = [];
+        start = newline + 1;
+        newline = chunk.indexOf(0x0a, start);
+      }
+      if (start < n) pending.push(Buffer.from(chunk.subarray(start, n)));
+    }
+    return { found: pending.length > 0 && test(Buffer.concat(pending).toString('utf8')) };
+  });
+  return 'found' in result && result.found;
+}
+
+/** Directory entries, or none when the directory is missing or unreadable. */
+export function listDir(path: string): fs.Dirent[] {
+  try {
+    return fs.readdirSync(path, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+}
+
+/** lstat without throwing. */
+export function statOrNull(path: string): fs.Stats | null {
+  try {
+    return fs.lstatSync(path);
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,14 @@
+import { claude } from './claude.js';
+import { codex } from './codex.js';
+import { grok } from './grok.js';
+import type { Harness } from './harness.js';
+import type { HarnessName } from './types.js';
+
+/** Every harness, in detection order. A fourth agent is one file and one entry here. */
+export const HARNESSES: readonly Harness[] = [claude, codex, grok];
+
+export function harnessFor(name: HarnessName): Harness {
+  const harness = HARNESSES.find((candidate) => candidate.name === name);
+  if (harness === undefined) throw new Error(`unknown harness: ${String(name)}`);
+  return harness;
+}

@@ -1,0 +1,74 @@
+import { isValidId } from './ids.js';
+
+// Exit-hint scraping (contract section 6, 8.4). The supervisor passes tmux `capture-pane -p -J`
+// text, which is plain; escape sequences and carriage returns are removed anyway, so that a
+// hint printed dim or in colour reads the same as the rendered screen.
+
+/** How one agent prints its hints. */
+export interface HintForms {
+  /** Each followed directly by the 36-character id: `claude --resume `. */
+  prefixes: readonly string[];
+  /**
+   * On a line containing every one of `lineMarkers`, an id written as `(<id>)` is a hint too,
+   * counted after the line's prefix hints (codex's `… then select <title> (<id>)`).
+   */
+  parenthesised?: { lineMarkers: readonly string[] };
+}
+
+const OSC = /\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?/g;
+const CSI = /\x1b\[[0-?]*[ -/]*[@-~]/g;
+const CHARSET = /\x1b[()*+][0-9A-Za-z]/g;
+const ESC = /\x1b[@-_]?/g;
+/** What may not follow an id: it would make the 36 characters part of a longer word. */
+const WORD_CHAR = /[\p{L}\p{N}\p{M}_-]/u;
+
+/** Text as rendered: no escape sequences, `\n` line ends. */
+export function plainText(text: string): string {
+  return text.replace(OSC, '').replace(CSI, '').replace(CHARSET, '').replace(ESC, '').replace(/\r\n?/g, '\n');
+}
+
+/** The id at `start` when it passes the strict check and is followed by `after` (or a non-word character / the end). */
+function idAt(line: string, start: number, after?: string): string | null {
+  const id = line.slice(start, start + 36);
+  if (!isValidId(id)) return null;
+  const next = line.slice(start + 36, start + 37);
+  if (after !== undefined) return next === after ? id : null;
+  return next === '' || !WORD_CHAR.test(next) ? id : null;
+}
+
+function allIndexes(line: string, needle: string): number[] {
+  const found: number[] = [];
+  for (let at = line.indexOf(needle); at !== -1; at = line.indexOf(needle, at + 1)) found.push(at);
+  return found;
+}
+
+/** Every hint of one line, in the order they count. */
+function lineHints(line: string, forms: HintForms): string[] {
+  const plain: Array<{ at: number; id: string }> = [];
+  for (const prefix of forms.prefixes) {
+    for (const at of allIndexes(line, prefix)) {
+      const id = idAt(line, at + prefix.length);
+      if (id !== null) plain.push({ at, id });
+    }
+  }
+  plain.sort((a, b) => a.at - b.at);
+  const hints = plain.map((hit) => hit.id);
+  const paren = forms.parenthesised;
+  if (paren && paren.lineMarkers.every((marker) => line.includes(marker))) {
+    for (const at of allIndexes(line, '(')) {
+      const id = idAt(line, at + 1, ')');
+      if (id !== null) hints.push(id);
+    }
+  }
+  return hints;
+}
+
+/** The last valid hint in the text, or null. */
+export function lastHint(text: string, forms: HintForms): string | null {
+  let last: string | null = null;
+  for (const line of plainText(text).split('\n')) {
+    const hints = lineHints(line, forms);
+    if (hints.length > 0) last = hints[hints.length - 1] ?? last;
+  }
+  return last;
+}
