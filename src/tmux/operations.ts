@@ -1,0 +1,54 @@
+// Typed tmux operations bound to one runner: `const tmux = createTmux(runner)` gives the
+// object the supervisor keeps in `deps.tmux`; unit tests fake the parts they use (TmuxOps).
+// Each operation is also exported as a free function taking the runner first.
+import { capturePane, clearHistory, listPanes } from './panes.js';
+import {
+  bindKey, listKey, setHook, setServerOption, setSessionOption, setWindowOption, showGlobalEnvironment,
+  showServerOption, unbindKey, unsetHook, unsetServerOption, unsetWindowOption,
+} from './options.js';
+import type { TmuxRun } from './runner.js';
+import { displayMessage, hasSession, killServer, newSession, sessionId } from './sessions.js';
+import type { NewSessionSpec } from './sessions.js';
+import { assertVersion, version } from './version.js';
+import { killWindow, newWindow, renameWindow, respawnPane, selectWindow } from './windows.js';
+import type { NewWindowSpec, RespawnSpec } from './windows.js';
+
+export function createTmux(r: TmuxRun) {
+  return {
+    version: () => version(r),
+    assertVersion: () => assertVersion(r),
+    newSession: (spec: NewSessionSpec) => newSession(r, spec),
+    sessionId: (name: string) => sessionId(r, name),
+    hasSession: (name: string) => hasSession(r, name),
+    killServer: () => killServer(r),
+    displayMessage: (target: string, format: string) => displayMessage(r, target, format),
+    newWindow: (spec: NewWindowSpec) => newWindow(r, spec),
+    respawnPane: (spec: RespawnSpec) => respawnPane(r, spec),
+    killWindow: (target: string) => killWindow(r, target),
+    selectWindow: (target: string) => selectWindow(r, target),
+    renameWindow: (target: string, name: string) => renameWindow(r, target, name),
+    listPanes: (session: string) => listPanes(r, session),
+    capturePane: (paneId: string, opts: { history: boolean }) => capturePane(r, paneId, opts),
+    clearHistory: (paneId: string) => clearHistory(r, paneId),
+    setWindowOption: (target: string, name: string, value: string) => setWindowOption(r, target, name, value),
+    unsetWindowOption: (target: string, name: string) => unsetWindowOption(r, target, name),
+    setSessionOption: (session: string, name: string, value: string) => setSessionOption(r, session, name, value),
+    setServerOption: (name: string, value: string) => setServerOption(r, name, value),
+    unsetServerOption: (name: string) => unsetServerOption(r, name),
+    showServerOption: (name: string) => showServerOption(r, name),
+    setHook: (session: string, hook: string, command: string) => setHook(r, session, hook, command),
+    unsetHook: (session: string, hook: string) => unsetHook(r, session, hook),
+    bindKey: (table: string, key: string, command: string) => bindKey(r, table, key, command),
+    unbindKey: (table: string, key: string) => unbindKey(r, table, key),
+    listKey: (table: string, key: string) => listKey(r, table, key),
+    showGlobalEnvironment: () => showGlobalEnvironment(r),
+  };
+}
+
+export type TmuxOps = ReturnType<typeof createTmux>;
+
+export * from './panes.js';
+export * from './options.js';
+export * from './sessions.js';
+export * from './version.js';
+export * from './windows.js';

@@ -1,0 +1,113 @@
+// Options (window, session, server), hooks and key bindings.
+import { TmuxError } from './errors.js';
+import type { TmuxRun } from './runner.js';
+
+export async function setWindowOption(tmux: TmuxRun, target: string, name: string, value: string): Promise<void> {
+  await tmux.runSequence([['set-option', '-w', '-t', target, name, value]]);
+}
+
+export async function unsetWindowOption(tmux: TmuxRun, target: string, name: string): Promise<void> {
+  await tmux.runSequence([['set-option', '-w', '-u', '-t', target, name]]);
+}
+
+export async function setSessionOption(tmux: TmuxRun, session: string, name: string, value: string): Promise<void> {
+  await tmux.runSequence([['set-option', '-t', session, name, value]]);
+}
+
+/** Server-wide option, e.g. a user option `@fleetcom-prev-r`. */
+export async function setServerOption(tmux: TmuxRun, name: string, value: string): Promise<void> {
+  await tmux.runSequence([['set-option', '-s', name, value]]);
+}
+
+export async function unsetServerOption(tmux: TmuxRun, name: string): Promise<void> {
+  await tmux.runSequence([['set-option', '-s', '-u', name]]);
+}
+
+/** The server option's value, or null when it is not set (`''` when set to empty). */
+export async function showServerOption(tmux: TmuxRun, name: string): Promise<string | null> {
+  try {
+    return await tmux.runSequence([['show-options', '-s', '-v', name]]);
+  } catch (e) {
+    if (e instanceof TmuxError && /invalid option|unknown option/.test(e.stderr)) return null;
+    throw e;
+  }
+}
+
+/**
+ * `set-hook -t <session> <hook> <command>`: `command` is ONE tmux command string (tmux parses
+ * it; `a ; b` is a sequence) and runs in the tmux SERVER's environment, expanding formats only
+ * where the command itself does (run-shell does).
+ */
+export async function setHook(tmux: TmuxRun, session: string, hook: string, command: string): Promise<void> {
+  await tmux.runSequence([['set-hook', '-t', session, hook, command]]);
+}
+
+export async function unsetHook(tmux: TmuxRun, session: string, hook: string): Promise<void> {
+  await tmux.runSequence([['set-hook', '-u', '-t', session, hook]]);
+}
+
+/** `bind-key -T <table> <key> <command>`; `command` is one tmux command string, as for setHook. */
+export async function bindKey(tmux: TmuxRun, table: string, key: string, command: string): Promise<void> {
+  await tmux.runSequence([['bind-key', '-T', table, key, command]]);
+}
+
+/** Removes the binding; a key that is not bound is not an error. */
+export async function unbindKey(tmux: TmuxRun, table: string, key: string): Promise<void> {
+  try {
+    await tmux.runSequence([['unbind-key', '-T', table, key]]);
+  } catch (e) {
+    if (!(e instanceof TmuxError && /unknown key|doesn't exist/.test(e.stderr))) throw e;
+  }
+}
+
+/**
+ * Pure: the command of a `list-keys -T <table> <key>` line
+ * (`bind-key [-r] -T prefix r refresh-client` → `refresh-client`), or null. The text is in
+ * tmux's command syntax, so bindKey(table, key, it) restores the binding as it was (without -r).
+ */
+export function parseListKey(output: string): string | null {
+  const line = output.split('\n').find((l) => l.startsWith('bind-key'));
+  if (line === undefined) return null;
+  const m = /^bind-key\s+(?:-r\s+)?(?:-N\s+"(?:[^"\\]|\\.)*"\s+)?-T\s+\S+\s+\S+\s+(.*)$/.exec(line);
+  return m?.[1] ?? null;
+}
+
+/** The command the key runs now, or null when unbound. tmux 3.3 has no format for this. */
+export async function listKey(tmux: TmuxRun, table: string, key: string): Promise<string | null> {
+  try {
+    return parseListKey(await tmux.runSequence([['list-keys', '-T', table, key]]));
+  } catch (e) {
+    if (e instanceof TmuxError && /unknown key|doesn't exist/.test(e.stderr)) return null;
+    throw e;
+  }
+}
+
+/**
+ * Pure: parses `show-environment -g -s` (`NAME="v"; export NAME;` with `\` escapes, values may
+ * span lines; `unset NAME;` for removed variables, which are left out).
+ */
+export function parseEnvironment(output: string): Record<string, string> {
+  const env: Record<string, string> = {};
+  const set = /([^=\s]+)="((?:[^"\\]|\\[\s\S])*)"; export [^;\n]+;\n?/y;
+  const unset = /unset [^;\n]+;\n?/y;
+  let at = 0;
+  while (at < output.length) {
+    set.lastIndex = at;
+    unset.lastIndex = at;
+    const m = set.exec(output);
+    if (m) {
+      env[m[1] ?? ''] = (m[2] ?? '').replace(/\\([\s\S])/g, '$1');
+      at = set.lastIndex;
+    } else if (unset.exec(output)) {
+      at = unset.lastIndex;
+    } else {
+      throw new Error(`cannot parse tmux environment near: ${JSON.stringify(output.slice(at, at + 40))}`);
+    }
+  }
+  return env;
+}
+
+/** tmux's global environment (the base of every new pane's environment). */
+export async function showGlobalEnvironment(tmux: TmuxRun): Promise<Record<string, string>> {
+  return parseEnvironment(await tmux.runSequence([['show-environment', '-g', '-s']]));
+}

@@ -1,0 +1,86 @@
+// Creating, respawning and addressing task windows.
+import { buildFormat, escapeFormat, parseIntOrNull, parseRecord } from './format.js';
+import type { TmuxRun } from './runner.js';
+
+export interface SpawnSpec {
+  /** Start directory (sent with `#` doubled: tmux expands formats in `-c`). */
+  cwd: string;
+  /** `-e K=V` pairs; tmux adds them to the pane's environment built from the global one. */
+  env?: Readonly<Record<string, string>>;
+  /**
+   * The command. Several words are exec'd directly; ONE word is a shell command tmux runs with
+   * its `default-shell -c` — pass `[shell, '-c', string]` to choose the shell. Any argument is
+   * safe, including ones ending in `;` (the runner escapes them).
+   */
+  argv: readonly string[];
+  /** PATH the new process gets (tmux 3.3a ignores `-e PATH=…`). Default: the runner's env. */
+  path?: string;
+}
+
+export interface NewWindowSpec extends SpawnSpec {
+  /** Session target, ideally its id (`$3`); the window is appended after the last one. */
+  session: string;
+  /** Window name, stored verbatim (`#` is doubled here because tmux expands `-n`). */
+  name: string;
+  /** Window options set in the SAME tmux invocation, before the command can have ended. */
+  windowOptions?: Readonly<Record<string, string>>;
+}
+
+export interface NewWindowResult {
+  windowId: string;
+  paneId: string;
+  panePid: number | null;
+}
+
+const NEW_FIELDS = ['window_id', 'pane_id', 'pane_pid'] as const;
+
+function envArgs(env: Readonly<Record<string, string>> | undefined): string[] {
+  return Object.entries(env ?? {}).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
+}
+
+/**
+ * `new-window -d -a -t <session>:{end} …` then `set-option -w -t <session>:{end} …` in one
+ * tmux command sequence. `-a` after `{end}` puts the new window last, so `{end}` names it in
+ * the following commands; tmux runs a client's sequence without handling anything else in
+ * between (not even the child's exit), so a command that exits at once (`false`) still finds
+ * remain-on-exit and the @ options in place. Proven in integration/tmux/new-window.test.ts.
+ */
+export async function newWindow(tmux: TmuxRun, spec: NewWindowSpec): Promise<NewWindowResult> {
+  const target = `${spec.session}:{end}`;
+  const create = [
+    'new-window', '-d', '-a', '-P', '-F', buildFormat(NEW_FIELDS), '-t', target,
+    '-n', escapeFormat(spec.name), '-c', escapeFormat(spec.cwd), ...envArgs(spec.env), '--', ...spec.argv,
+  ];
+  const options = Object.entries(spec.windowOptions ?? {}).map(([k, v]) => ['set-option', '-w', '-t', target, k, v]);
+  const out = await tmux.runSequence([create, ...options], { path: spec.path });
+  const r = parseRecord(NEW_FIELDS, out);
+  return { windowId: r.window_id, paneId: r.pane_id, panePid: parseIntOrNull(r.pane_pid) };
+}
+
+export interface RespawnSpec extends SpawnSpec {
+  paneId: string;
+  /** Also clear the history in the same invocation, before the new process can print. */
+  clearHistory?: boolean;
+}
+
+/** `respawn-pane -k` (kills a live process first); window options are kept. */
+export async function respawnPane(tmux: TmuxRun, spec: RespawnSpec): Promise<void> {
+  const respawn = [
+    'respawn-pane', '-k', '-t', spec.paneId, '-c', escapeFormat(spec.cwd), ...envArgs(spec.env), '--', ...spec.argv,
+  ];
+  const clear = spec.clearHistory ? [['clear-history', '-t', spec.paneId]] : [];
+  await tmux.runSequence([respawn, ...clear], { path: spec.path });
+}
+
+export async function killWindow(tmux: TmuxRun, target: string): Promise<void> {
+  await tmux.runSequence([['kill-window', '-t', target]]);
+}
+
+export async function selectWindow(tmux: TmuxRun, target: string): Promise<void> {
+  await tmux.runSequence([['select-window', '-t', target]]);
+}
+
+/** The name is stored verbatim (`#` doubled here, as for newWindow). */
+export async function renameWindow(tmux: TmuxRun, target: string, name: string): Promise<void> {
+  await tmux.runSequence([['rename-window', '-t', target, escapeFormat(name)]]);
+}

@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { SEP, buildFormat, escapeFormat, parseFlag, parseIntOrNull, parseRecord, parseRecords } from '../../src/tmux/format.js';
+
+const F = ['pane_id', 'window_name', '@fleetcom-task'] as const;
+const line = (...values: string[]) => values.map((v) => v + SEP).join('');
+
+describe('buildFormat', () => {
+  it('wraps each field and ends every field with the separator', () => {
+    expect(buildFormat(F)).toBe(`#{pane_id}${SEP}#{window_name}${SEP}#{@fleetcom-task}${SEP}`);
+  });
+  it.each([[[]], [['a}b']], [['#{x}']], [['a b']]])('refuses %j', (fields) => {
+    expect(() => buildFormat(fields)).toThrow();
+  });
+  it('uses a printable separator', () => {
+    expect(SEP).toMatch(/^\P{C}$/u);
+  });
+});
+
+describe('parseRecords', () => {
+  it.each([
+    ['no output means no records', '', []],
+    ['one record', line('%1', 'w', '3'), [{ pane_id: '%1', window_name: 'w', '@fleetcom-task': '3' }]],
+    [
+      'one record per line',
+      `${line('%1', 'a', '1')}\n${line('%2', 'b', '')}\n`,
+      [
+        { pane_id: '%1', window_name: 'a', '@fleetcom-task': '1' },
+        { pane_id: '%2', window_name: 'b', '@fleetcom-task': '' },
+      ],
+    ],
+    ['keeps spaces and tabs', line('%1', ' a\tb  ', ''), [{ pane_id: '%1', window_name: ' a\tb  ', '@fleetcom-task': '' }]],
+    [
+      'keeps newlines inside values',
+      `${line('%1', 'x\ny', '')}\n${line('%2', '\n', '')}`,
+      [
+        { pane_id: '%1', window_name: 'x\ny', '@fleetcom-task': '' },
+        { pane_id: '%2', window_name: '\n', '@fleetcom-task': '' },
+      ],
+    ],
+    ['keeps a leading newline of a later first field but one', `${line('a', 'b', 'c')}\n${line('\nd', 'e', 'f')}`, [
+      { pane_id: 'a', window_name: 'b', '@fleetcom-task': 'c' },
+      { pane_id: '\nd', window_name: 'e', '@fleetcom-task': 'f' },
+    ]],
+    ['keeps | ~ and # in values', line('%1', 'a|~|b #{x}', ''), [{ pane_id: '%1', window_name: 'a|~|b #{x}', '@fleetcom-task': '' }]],
+  ])('%s', (_title, output, expected) => {
+    expect(parseRecords(F, output)).toEqual(expected);
+  });
+
+  it('refuses output whose value count does not match the fields', () => {
+    expect(() => parseRecords(F, line('%1', 'a'))).toThrow(/multiple of 3/);
+    expect(() => parseRecords(F, line('%1', `a${SEP}b`, 'c'))).toThrow();
+  });
+  it('refuses text after the last record', () => {
+    expect(() => parseRecords(F, `${line('%1', 'a', 'b')}junk`)).toThrow(/after the last record/);
+  });
+  it('round-trips what buildFormat would make tmux print', () => {
+    const values = { pane_id: '%7', window_name: 'build: npm run watch', '@fleetcom-task': '12' };
+    const printed = buildFormat(F).replace(/#\{([^}]+)\}/g, (_m, name: keyof typeof values) => values[name]);
+    expect(parseRecords(F, printed)).toEqual([values]);
+  });
+});
+
+describe('parseRecord', () => {
+  it('returns the single record', () => {
+    expect(parseRecord(['session_id'], `$3${SEP}`)).toEqual({ session_id: '$3' });
+  });
+  it('refuses zero or several records', () => {
+    expect(() => parseRecord(['session_id'], '')).toThrow(/one record/);
+    expect(() => parseRecord(['session_id'], `$1${SEP}\n$2${SEP}`)).toThrow(/one record/);
+  });
+});
+
+describe('value helpers', () => {
+  it.each([
+    ['', null], ['0', 0], ['17', 17], ['-1', -1], ['1.5', null], ['x', null], [' 1', null],
+  ])('parseIntOrNull(%j) is %j', (input, expected) => {
+    expect(parseIntOrNull(input)).toBe(expected);
+  });
+  it.each([['1', true], ['0', false], ['', false]])('parseFlag(%j) is %j', (input, expected) => {
+    expect(parseFlag(input)).toBe(expected);
+  });
+  it.each([
+    ['plain', 'plain'], ['a#b', 'a##b'], ['#{pane_id}', '##{pane_id}'], ['#[fg=red]', '##[fg=red]'], ['##', '####'],
+  ])('escapeFormat(%j) is %j', (input, expected) => {
+    expect(escapeFormat(input)).toBe(expected);
+  });
+});

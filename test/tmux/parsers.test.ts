@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import { parseEnvironment, parseListKey } from '../../src/tmux/options.js';
+import { PANE_FIELDS, tidyCapture, toPaneRecord } from '../../src/tmux/panes.js';
+import { escapeArg } from '../../src/tmux/runner.js';
+import { isSupported, parseVersion } from '../../src/tmux/version.js';
+
+describe('parseVersion and isSupported', () => {
+  it.each([
+    ['tmux 3.3a', 3, 3, true],
+    ['tmux 3.2', 3, 2, true],
+    ['tmux 3.1c', 3, 1, false],
+    ['tmux 2.9a', 2, 9, false],
+    ['tmux 4.0', 4, 0, true],
+    ['tmux next-3.4', 3, 4, true],
+    ['tmux openbsd-7.4\n', 7, 4, true],
+    ['tmux master', null, null, true],
+  ])('%j is %s.%s, supported: %s', (raw, major, minor, ok) => {
+    const v = parseVersion(raw);
+    expect([v.major, v.minor]).toEqual([major, minor]);
+    expect(isSupported(v)).toBe(ok);
+  });
+});
+
+describe('escapeArg (tmux reads a trailing ; as a command separator)', () => {
+  it.each([
+    ['plain', 'plain'], ['a;b', 'a;b'], ['echo hi;', 'echo hi\\;'], [';', '\\;'], ['x\\;', 'x\\\\;'], ['', ''],
+  ])('%j is sent as %j', (input, expected) => {
+    expect(escapeArg(input)).toBe(expected);
+  });
+});
+
+describe('parseListKey', () => {
+  it.each([
+    ['bind-key -T prefix r refresh-client', 'refresh-client'],
+    ['bind-key -r -T prefix Up select-pane -U', 'select-pane -U'],
+    ['bind-key    -T prefix       r     refresh-client', 'refresh-client'],
+    ['bind-key -T prefix r run-shell -b "echo \'a b\' #{pane_id}"', 'run-shell -b "echo \'a b\' #{pane_id}"'],
+    ['bind-key -T prefix \\; last-pane', 'last-pane'],
+    ['bind-key -T prefix r if-shell -F "#{@fleetcom-task}" { run-shell -b x } { refresh-client }', 'if-shell -F "#{@fleetcom-task}" { run-shell -b x } { refresh-client }'],
+    ['', null],
+    ['something else', null],
+  ])('%j → %j', (line, expected) => {
+    expect(parseListKey(line)).toBe(expected);
+  });
+});
+
+describe('parseEnvironment (show-environment -g -s)', () => {
+  it('reads values, unescapes them, keeps newlines and drops removed variables', () => {
+    const out = [
+      'unset GONE;',
+      'HOME="/tmp/x"; export HOME;',
+      'MULTI="a\nb \\"q\\" \\$x \\`y\\` \\\\z"; export MULTI;',
+      'EMPTY=""; export EMPTY;',
+      'EQ="a=b"; export EQ;',
+    ].join('\n');
+    expect(parseEnvironment(out)).toEqual({ HOME: '/tmp/x', MULTI: 'a\nb "q" $x `y` \\z', EMPTY: '', EQ: 'a=b' });
+  });
+  it('reads nothing from nothing', () => {
+    expect(parseEnvironment('')).toEqual({});
+  });
+  it('refuses what it cannot read', () => {
+    expect(() => parseEnvironment('HOME=/tmp')).toThrow(/cannot parse/);
+  });
+});
+
+describe('toPaneRecord', () => {
+  const raw = (over: Partial<Record<(typeof PANE_FIELDS)[number], string>>) => ({
+    pane_id: '%3', window_id: '@2', window_index: '1', window_name: 'w', session_id: '$0', pane_dead: '0',
+    pane_dead_status: '', pane_pid: '123', window_activity: '1700000000', '@fleetcom-task': '',
+    '@fleetcom-run': '', '@fleetcom-socket': '', ...over,
+  });
+  it('reads a live untagged pane', () => {
+    expect(toPaneRecord(raw({}))).toEqual({
+      paneId: '%3', windowId: '@2', windowIndex: 1, windowName: 'w', sessionId: '$0', paneDead: false,
+      paneDeadStatus: null, panePid: 123, windowActivity: 1700000000, fleetcomTask: null, fleetcomRun: null,
+      fleetcomSocket: null,
+    });
+  });
+  it.each([
+    ['a dead pane with a status', { pane_dead: '1', pane_dead_status: '1' }, true, 1],
+    ['a dead pane with status 0', { pane_dead: '1', pane_dead_status: '0' }, true, 0],
+    ['a signal death (empty status)', { pane_dead: '1', pane_dead_status: '' }, false, null],
+  ])('reads %s', (_t, over, _unused, status) => {
+    const r = toPaneRecord(raw(over));
+    expect(r.paneDead).toBe(true);
+    expect(r.paneDeadStatus).toBe(status);
+  });
+  it('reads the fleetcom window options', () => {
+    const r = toPaneRecord(raw({ '@fleetcom-task': '4', '@fleetcom-run': '2', '@fleetcom-socket': '/r/default.sock' }));
+    expect([r.fleetcomTask, r.fleetcomRun, r.fleetcomSocket]).toEqual([4, 2, '/r/default.sock']);
+  });
+});
+
+describe('tidyCapture', () => {
+  it.each([
+    ['trims trailing spaces per line', 'a  \nb\t\n c ', 'a\nb\n c'],
+    ['drops trailing blank lines', 'a\n\n   \n\n', 'a'],
+    ['keeps inner blank lines', 'a\n\nb', 'a\n\nb'],
+    ['empty stays empty', '   \n', ''],
+  ])('%s', (_t, input, expected) => {
+    expect(tidyCapture(input)).toBe(expected);
+  });
+});
