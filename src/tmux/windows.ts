@@ -24,6 +24,8 @@ export interface NewWindowSpec extends SpawnSpec {
   name: string;
   /** Window options set in the SAME tmux invocation, before the command can have ended. */
   windowOptions?: Readonly<Record<string, string>>;
+  /** Window hooks (`set-hook -w`, e.g. `pane-died`), set in the same invocation too. */
+  windowHooks?: Readonly<Record<string, string>>;
 }
 
 export interface NewWindowResult {
@@ -52,7 +54,8 @@ export async function newWindow(tmux: TmuxRun, spec: NewWindowSpec): Promise<New
     '-n', escapeFormat(spec.name), '-c', escapeFormat(spec.cwd), ...envArgs(spec.env), '--', ...spec.argv,
   ];
   const options = Object.entries(spec.windowOptions ?? {}).map(([k, v]) => ['set-option', '-w', '-t', target, k, v]);
-  const out = await tmux.runSequence([create, ...options], { path: spec.path });
+  const hooks = Object.entries(spec.windowHooks ?? {}).map(([k, v]) => ['set-hook', '-w', '-t', target, k, v]);
+  const out = await tmux.runSequence([create, ...options, ...hooks], { path: spec.path });
   const r = parseRecord(NEW_FIELDS, out);
   return { windowId: r.window_id, paneId: r.pane_id, panePid: parseIntOrNull(r.pane_pid) };
 }
