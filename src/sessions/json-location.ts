@@ -13,6 +13,8 @@ export interface LineColumn {
   column: number;
 }
 
+const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
+
 class Stop {
   constructor(readonly problem: JsonProblem) {}
 }
@@ -59,8 +61,9 @@ export function locateJsonError(text: string): JsonProblem | null {
     }
   };
   const number = (): void => {
-    const m = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/.exec(text.slice(i, i + 400));
-    if (m === null || m[0] === '' || m[0] === '-') fail(`unexpected character ${shown()}`);
+    NUMBER.lastIndex = i;
+    const m = NUMBER.exec(text);
+    if (m === null) fail(`unexpected character ${shown()}`);
     i += (m as RegExpExecArray)[0].length;
   };
   const value = (): void => {

@@ -37,3 +37,10 @@ describe('lineColumn', () => {
     expect(lineColumn(text, offset)).toEqual({ line, column });
   });
 });
+
+describe('locateJsonError on long tokens', () => {
+  it('reads past a number longer than any buffer to the real problem', () => {
+    const text = `[${'9'.repeat(1000)} x]`;
+    expect(locateJsonError(text)).toEqual({ offset: 1002, message: "expected ',' or ']'" });
+  });
+});
