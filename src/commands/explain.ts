@@ -1,0 +1,134 @@
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { joinCommandWords } from '../command-words.js';
+import type { Deps } from '../deps.js';
+import { UsageError } from '../errors.js';
+import {
+  detect,
+  instrument,
+  isValidId,
+  readCodexRoute,
+  resolveHome,
+  rewriteCommand,
+  type CodexRoute,
+  type Detection,
+} from '../harness/index.js';
+
+export interface ExplainOptions {
+  json?: boolean;
+  id?: string;
+  cwd?: string;
+}
+
+/** `explain --json` output: exactly these keys (issue 2). */
+export interface Explanation {
+  harness: 'claude' | 'codex' | 'grok' | null;
+  form: 'bare' | 'resume' | 'opaque';
+  targetId: string | null;
+  pinnedId: string | null;
+  shell: string;
+  env: Record<string, string>;
+  codexRoute: 'vacant' | 'chain' | 'opaque' | null;
+  resumeCommand: string | null;
+  note: string | null;
+}
+
+// Paths a supervisor decides at spawn time, shown as literal placeholders.
+export const NAMESPACE_PLACEHOLDER = '<namespace>';
+export const CAPTURE_PLACEHOLDER = '<namespace>/task-<id>-<run>.json';
+
+/** Pure: how `command` would be treated, given the caller's codex route. */
+export function explainCommand(
+  command: string,
+  opts: { id?: string | undefined; codexRoute: () => CodexRoute; newId: () => string },
+): Explanation {
+  const detection = detect(command);
+  const notes: string[] = [];
+  let shell = command;
+  let env: Record<string, string> = {};
+  let pinnedId: string | null = null;
+  let route: CodexRoute | null = null;
+
+  if (detection.form === 'opaque') {
+    notes.push(`opaque: ${detection.reason}; it runs, displays and saves verbatim`);
+  } else {
+    route = detection.harness === 'codex' ? opts.codexRoute() : { kind: 'vacant' };
+    const plan = instrument({
+      detection,
+      namespace: NAMESPACE_PLACEHOLDER,
+      captureFile: CAPTURE_PLACEHOLDER,
+      newId: opts.newId,
+      codexRoute: route,
+    });
+    shell = command + plan.suffix;
+    env = plan.env;
+    pinnedId = plan.pinnedId;
+    if (route.kind === 'opaque') notes.push(`codex notify route is opaque (${route.reason}): no capture, exit hints and store correlation still apply`);
+    if (detection.harness !== 'codex') route = null;
+  }
+
+  let resumeCommand: string | null = null;
+  if (opts.id !== undefined) {
+    const valid = isValidId(opts.id);
+    if (!valid) notes.push(`--id ${JSON.stringify(opts.id)} is not a valid id (36 characters, lowercase hex in 8-4-4-4-12): the command stays unchanged`);
+    resumeCommand = rewriteCommand(command, valid ? opts.id : null);
+  }
+
+  return {
+    harness: detection.harness,
+    form: detection.form,
+    targetId: targetOf(detection),
+    pinnedId,
+    shell,
+    env,
+    codexRoute: route?.kind ?? null,
+    resumeCommand,
+    note: notes.length > 0 ? notes.join('; ') : null,
+  };
+}
+
+function targetOf(detection: Detection): string | null {
+  return detection.form === 'resume' ? detection.targetId : null;
+}
+
+export async function runExplain(words: string[], opts: ExplainOptions, deps: Deps): Promise<number> {
+  if (words.length === 0) throw new UsageError("explain needs a command after '--'");
+  if (opts.cwd !== undefined) checkDirectory(resolve(deps.cwd, opts.cwd));
+  const command = joinCommandWords(words);
+  const explanation = explainCommand(command, {
+    id: opts.id,
+    codexRoute: () => readCodexRoute(resolveHome('codex', deps.env)),
+    newId: randomUUID,
+  });
+  deps.stdout.write(opts.json ? `${JSON.stringify(explanation, null, 2)}\n` : formatExplanation(command, explanation));
+  return 0;
+}
+
+function checkDirectory(dir: string): void {
+  let isDir = false;
+  try {
+    isDir = statSync(dir).isDirectory();
+  } catch {
+    isDir = false;
+  }
+  if (!isDir) throw new UsageError(`--cwd ${dir} is not an existing directory`);
+}
+
+export function formatExplanation(command: string, e: Explanation): string {
+  const envText = Object.entries(e.env)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(' ');
+  const rows: [string, string][] = [
+    ['command', command],
+    ['harness', e.harness === null ? 'none (opaque)' : `${e.harness} (${e.form})`],
+    ['target id', e.targetId ?? '-'],
+    ['pinned id', e.pinnedId ?? '-'],
+    ['shell -c', e.shell],
+    ['env', envText === '' ? '-' : envText],
+    ['codex route', e.codexRoute ?? '-'],
+    ['resume', e.resumeCommand ?? '- (give --id UUID to see the rewrite)'],
+    ['note', e.note ?? '-'],
+  ];
+  return rows.map(([k, v]) => `${k.padEnd(12)}${v}\n`).join('');
+}

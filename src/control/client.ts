@@ -1,0 +1,33 @@
+// The CLI's end of the control socket. Nothing answering means no fleet (exit 3).
+import { connect } from 'node:net';
+import { FleetError, NoFleetError } from '../errors.js';
+import { PROTOCOL_VERSION, replySchema, type Request } from './protocol.js';
+
+const NO_FLEET_CODES = new Set(['ENOENT', 'ECONNREFUSED', 'ENOTSOCK', 'ENOTDIR']);
+
+export async function callSupervisor(socketPath: string, request: Request): Promise<unknown> {
+  const text = await exchange(socketPath, `${JSON.stringify({ v: PROTOCOL_VERSION, ...request })}\n`);
+  let parsed;
+  try {
+    parsed = replySchema.safeParse(JSON.parse(text));
+  } catch {
+    parsed = null;
+  }
+  if (!parsed?.success) throw new FleetError(`the supervisor sent an unreadable reply: ${text.slice(0, 200)}`);
+  if (!parsed.data.ok) throw new FleetError(parsed.data.error, parsed.data.exitCode);
+  return parsed.data.result;
+}
+
+function exchange(socketPath: string, line: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(socketPath);
+    let reply = '';
+    socket.setEncoding('utf8');
+    socket.on('connect', () => socket.write(line));
+    socket.on('data', (chunk: string) => (reply += chunk));
+    socket.on('end', () => (reply === '' ? reject(new FleetError('the supervisor closed the connection without a reply')) : resolve(reply)));
+    socket.on('error', (error: NodeJS.ErrnoException) => {
+      reject(NO_FLEET_CODES.has(error.code ?? '') ? new NoFleetError() : new FleetError(`control socket ${socketPath}: ${error.message}`));
+    });
+  });
+}

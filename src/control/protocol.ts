@@ -1,0 +1,70 @@
+// The control socket's language: one NDJSON request and one reply per connection, each
+// validated. Every request carries the protocol version; `down` is accepted from any version
+// so an old supervisor can always be stopped.
+import { z } from 'zod';
+
+export const PROTOCOL_VERSION = 1;
+
+const env = z.record(z.string(), z.string());
+/** A task id (`3`), a pane id (`%12`) or a window id (`@7`). */
+const taskRef = z.string().regex(/^(\d+|%\d+|@\d+)$/, 'expected a task id, %pane or @window');
+const label = z.string().nullable();
+
+export const recipeTaskSchema = z.object({ cwd: z.string(), cmd: z.string(), name: label, group: label });
+export type RecipeTask = z.infer<typeof recipeTaskSchema>;
+
+export const requestSchema = z.discriminatedUnion('op', [
+  z.object({ op: z.literal('status') }),
+  z.object({ op: z.literal('run'), command: z.string().min(1), cwd: z.string(), env, name: label, group: label }),
+  z.object({ op: z.literal('ls') }),
+  z.object({ op: z.literal('rerun'), task: taskRef }),
+  z.object({ op: z.literal('kill'), task: taskRef }),
+  z.object({ op: z.literal('rm'), task: taskRef }),
+  z.object({ op: z.literal('rename'), task: taskRef, name: z.string() }),
+  z.object({ op: z.literal('group'), task: taskRef, group: z.string() }),
+  z.object({ op: z.literal('tag'), task: taskRef }),
+  z.object({ op: z.literal('down') }),
+  z.object({ op: z.literal('pane-died'), pane: z.string().regex(/^%\d+$/) }),
+  z.object({ op: z.literal('save') }),
+  z.object({ op: z.literal('load'), tasks: z.array(recipeTaskSchema), env }),
+]);
+export type Request = z.infer<typeof requestSchema>;
+export type Op = Request['op'];
+
+export const envelopeSchema = z.looseObject({ v: z.number(), op: z.string() });
+
+export const replySchema = z.discriminatedUnion('ok', [
+  z.object({ ok: z.literal(true), result: z.unknown() }),
+  z.object({ ok: z.literal(false), error: z.string(), exitCode: z.number().int() }),
+]);
+export type Reply = z.infer<typeof replySchema>;
+
+/** Validates a raw request line; returns the request or an error reply. */
+export function parseRequest(line: string): Request | Reply {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(line);
+  } catch {
+    return failure('request is not valid JSON');
+  }
+  const envelope = envelopeSchema.safeParse(raw);
+  if (!envelope.success) return failure('request needs a numeric "v" and a string "op"');
+  if (envelope.data.v !== PROTOCOL_VERSION && envelope.data.op !== 'down') {
+    return failure(`protocol version ${envelope.data.v} is not spoken here (this supervisor speaks ${PROTOCOL_VERSION}); restart the fleet with the same fleetcom`);
+  }
+  const { v: _v, ...body } = envelope.data;
+  const request = requestSchema.safeParse(body);
+  if (!request.success) {
+    const issues = request.error.issues.map((i) => `${i.path.join('.') || '(request)'}: ${i.message}`).join('; ');
+    return failure(`bad ${envelope.data.op} request: ${issues}`);
+  }
+  return request.data;
+}
+
+export function failure(error: string, exitCode = 1): Reply {
+  return { ok: false, error, exitCode };
+}
+
+export function isReply(value: Request | Reply): value is Reply {
+  return 'ok' in value;
+}

@@ -1,0 +1,49 @@
+// The supervisor's end of the control socket (0600, inside the 0700 runtime dir).
+import { chmodSync, rmSync } from 'node:fs';
+import { createServer, type Server, type Socket } from 'node:net';
+import { errorMessage, FleetError } from '../errors.js';
+import { failure, isReply, parseRequest, type Reply, type Request } from './protocol.js';
+
+export type Handler = (request: Request) => Promise<unknown>;
+
+const MAX_REQUEST_BYTES = 4 * 1024 * 1024;
+
+export async function listenControl(socketPath: string, handle: Handler): Promise<Server> {
+  rmSync(socketPath, { force: true });
+  const server = createServer((socket) => serve(socket, handle));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(socketPath, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  chmodSync(socketPath, 0o600);
+  return server;
+}
+
+function serve(socket: Socket, handle: Handler): void {
+  let buffer = '';
+  let answered = false;
+  socket.setEncoding('utf8');
+  socket.on('error', () => socket.destroy());
+  socket.on('data', (chunk: string) => {
+    if (answered) return;
+    buffer += chunk;
+    const newline = buffer.indexOf('\n');
+    if (newline < 0 && buffer.length <= MAX_REQUEST_BYTES) return;
+    answered = true;
+    const line = newline < 0 ? buffer : buffer.slice(0, newline);
+    void answer(line, handle).then((reply) => socket.end(`${JSON.stringify(reply)}\n`));
+  });
+}
+
+async function answer(line: string, handle: Handler): Promise<Reply> {
+  const request = line.length > MAX_REQUEST_BYTES ? failure('request too large') : parseRequest(line);
+  if (isReply(request)) return request;
+  try {
+    return { ok: true, result: (await handle(request)) ?? null };
+  } catch (error) {
+    return failure(errorMessage(error), error instanceof FleetError ? error.exitCode : 1);
+  }
+}

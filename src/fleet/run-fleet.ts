@@ -1,0 +1,194 @@
+// `fleetcom up` inside tmux: the supervisor's life from lock to teardown. Everything here is
+// wiring of named side effects; decisions live in Supervisor and the pure modules.
+import { randomUUID } from 'node:crypto';
+import { existsSync, rmSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { captureRoot } from '../capture/root.js';
+import { capturePath, installNamespace, removeNamespace } from '../capture/namespace.js';
+import { watchCaptures, type CaptureWatcher } from '../capture/watcher.js';
+import { listenControl } from '../control/server.js';
+import type { RecipeTask } from '../control/protocol.js';
+import type { Deps } from '../deps.js';
+import { FleetError } from '../errors.js';
+import { runtimeDir, runtimeFiles, type RuntimeFiles } from '../paths.js';
+import { ensureSafeDir } from '../safe-dir.js';
+import { sessionDir } from '../sessions/store.js';
+import { bindKey, listKey, setServerOption, setSessionOption, showServerOption, unbindKey, unsetServerOption } from '../tmux/options.js';
+import { TmuxRunner, type TmuxRun } from '../tmux/runner.js';
+import { displayMessage } from '../tmux/sessions.js';
+import { assertVersion } from '../tmux/version.js';
+import { adoptTasks } from './adopt.js';
+import { acquireLock, releaseLock } from './lock.js';
+import { readState } from './state-file.js';
+import { Supervisor } from './supervisor.js';
+import { evidenceOf } from './task.js';
+import { fleetTmux } from './tmux-adapter.js';
+import { isFleetcomBinding, paneDiedHook, previousBindingOption, rerunBinding, type CliPaths } from './tmux-commands.js';
+
+export interface FleetOptions {
+  headless: boolean;
+  rerunKey: string;
+  /** Tasks of a recipe to load at start (already resolved by the CLI). */
+  load: RecipeTask[];
+}
+
+const RECONCILE_MS = 2_000;
+const HISTORY_LIMIT = '10000';
+
+export function cliPaths(): CliPaths {
+  return { node: process.execPath, script: fileURLToPath(new URL('../cli.js', import.meta.url)) };
+}
+
+export function fleetRuntime(env: Deps['env']): RuntimeFiles {
+  return runtimeFiles(runtimeDir(env, process.getuid?.() ?? 0, tmpdir()));
+}
+
+export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> {
+  const env = stringEnv(deps.env);
+  const tmux = new TmuxRunner({ env });
+  await assertVersion(tmux);
+  const pane = env.TMUX_PANE;
+  if (!env.TMUX || !pane) throw new FleetError('fleetcom up runs its supervisor inside tmux');
+  const files = fleetRuntime(env);
+  ensureSafeDir(files.dir);
+  await acquireLock(files, process.pid);
+  const [sessionId = '', sessionName = ''] = (await displayMessage(tmux, pane, '#{session_id}\t#{session_name}')).split('\t');
+  const log = (line: string) => deps.stderr.write(`${new Date(deps.now()).toISOString().slice(11, 19)} ${line}\n`);
+  const cli = cliPaths();
+  const root = captureRoot({ env, sessionDir: sessionDir(env, homedir()) });
+  const watchers = new Map<string, CaptureWatcher>();
+
+  const supervisor: Supervisor = new Supervisor({
+    tmux: fleetTmux(tmux, sessionId),
+    statePath: files.state,
+    controlSocket: files.socket,
+    paneDiedHook: paneDiedHook(cli, files.socket),
+    tmuxSession: { id: sessionId, name: sessionName },
+    installNamespace: () => installNamespace(root, { pid: process.pid }).dir,
+    capturePath,
+    now: deps.now,
+    newId: randomUUID,
+    log,
+    onChange: () => {
+      void watchNamespaces();
+      dropIdleNamespaces();
+    },
+  });
+
+  const watchNamespaces = async () => {
+    for (const dir of [supervisor.namespace, ...supervisor.adoptedNamespaces]) {
+      if (dir === null || watchers.has(dir) || !existsSync(dir)) continue;
+      watchers.set(dir, await watchCaptures({
+        dir,
+        lookup: {
+          current: (taskId) => {
+            const task = supervisor.tasks.get(taskId);
+            const evidence = task && evidenceOf(task);
+            return task && evidence ? { run: task.run, evidence } : null;
+          },
+        },
+        onId: (e) => supervisor.captured(e.taskId, e.run, e.id),
+        onError: (error) => log(`capture watcher: ${(error as Error).message}`),
+      }));
+    }
+  };
+  // A dead supervisor's namespace goes once no adopted task writes into it any more.
+  const dropIdleNamespaces = () => {
+    for (const dir of supervisor.adoptedNamespaces) {
+      const used = [...supervisor.tasks.values()].some((t) => t.captureFile?.startsWith(`${dir}/`));
+      if (used) continue;
+      supervisor.adoptedNamespaces.delete(dir);
+      void watchers.get(dir)?.close();
+      watchers.delete(dir);
+      removeNamespace(dir);
+      log(`removed the capture namespace ${dir} of an earlier supervisor`);
+    }
+  };
+
+  let stop: (how: { down: boolean; code: number }) => void = () => {};
+  const stopped = new Promise<{ down: boolean; code: number }>((resolve) => (stop = resolve));
+  const server = await listenControl(files.socket, async (request) => {
+    if (request.op !== 'down') return supervisor.handle(request);
+    await supervisor.handle({ op: 'status' }); // wait for requests in flight
+    await supervisor.stopAll();
+    stop({ down: true, code: 0 });
+    return null;
+  });
+
+  try {
+    await setSessionOption(tmux, sessionId, 'history-limit', HISTORY_LIMIT);
+    const state = readState(files.state, log);
+    const adoption = adoptTasks(await fleetTmux(tmux, sessionId).listPanes(), state, {
+      socket: files.socket, env, cwd: deps.cwd, now: deps.now(),
+    });
+    for (const warning of adoption.warnings) log(`warning: ${warning}`);
+    for (const task of adoption.tasks) supervisor.tasks.set(task.id, task);
+    supervisor.nextId = adoption.nextId;
+    if (state?.namespace && existsSync(state.namespace)) supervisor.adoptedNamespaces.add(state.namespace);
+    if (adoption.tasks.length > 0) log(`adopted ${adoption.tasks.length} task(s)`);
+    await supervisor.reconcile(); // scrapes panes that died meanwhile
+    supervisor.persist();
+    await watchNamespaces();
+    dropIdleNamespaces();
+    if (opts.rerunKey !== 'none') await installRerunKey(tmux, opts.rerunKey, cli);
+    if (opts.load.length > 0) {
+      const result = await supervisor.handle({ op: 'load', tasks: opts.load, env });
+      for (const error of (result as { errors: string[] }).errors) log(`not loaded: ${error}`);
+    }
+    log(`fleet up in tmux session '${sessionName}' (control socket ${files.socket})`);
+  } catch (error) {
+    server.close();
+    releaseLock(files, process.pid);
+    throw error;
+  }
+
+  const timer = setInterval(() => void supervisor.handle({ op: 'ls' }).catch(() => undefined), RECONCILE_MS);
+  const onSignal = (signal: NodeJS.Signals) => {
+    log(`${signal}: leaving every task running (a new 'fleetcom up' adopts them)`);
+    stop({ down: false, code: signal === 'SIGINT' ? 130 : 0 });
+  };
+  const signals: NodeJS.Signals[] = ['SIGTERM', 'SIGHUP', 'SIGINT'];
+  for (const s of signals) process.on(s, onSignal);
+
+  const { down, code } = await stopped;
+  clearInterval(timer);
+  for (const s of signals) process.off(s, onSignal);
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await Promise.all([...watchers.values()].map((w) => w.close()));
+  if (down) await tearDown(tmux, files, supervisor, opts.rerunKey, log);
+  rmSync(files.socket, { force: true });
+  releaseLock(files, process.pid);
+  return code;
+}
+
+/** `down` only: bindings restored, namespaces and state.json removed (tasks already stopped). */
+async function tearDown(tmux: TmuxRun, files: RuntimeFiles, supervisor: Supervisor, key: string, log: (l: string) => void): Promise<void> {
+  if (key !== 'none') await restoreRerunKey(tmux, key).catch((e: Error) => log(`could not restore the ${key} key: ${e.message}`));
+  for (const dir of [supervisor.namespace, ...supervisor.adoptedNamespaces]) if (dir) removeNamespace(dir);
+  rmSync(files.state, { force: true });
+  log('fleet down');
+}
+
+async function installRerunKey(tmux: TmuxRun, key: string, cli: CliPaths): Promise<void> {
+  const option = previousBindingOption(key);
+  let previous = await showServerOption(tmux, option);
+  if (previous === null) {
+    const current = await listKey(tmux, 'prefix', key);
+    previous = current !== null && !isFleetcomBinding(current) ? current : '';
+    await setServerOption(tmux, option, previous);
+  }
+  await bindKey(tmux, 'prefix', key, rerunBinding(cli, previous || null));
+}
+
+async function restoreRerunKey(tmux: TmuxRun, key: string): Promise<void> {
+  const option = previousBindingOption(key);
+  const previous = await showServerOption(tmux, option);
+  if (previous) await bindKey(tmux, 'prefix', key, previous);
+  else await unbindKey(tmux, 'prefix', key);
+  await unsetServerOption(tmux, option);
+}
+
+function stringEnv(env: Deps['env']): Record<string, string> {
+  return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));
+}

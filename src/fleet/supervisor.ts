@@ -1,0 +1,342 @@
+// The supervisor's task table and every operation on it. tmux owns the tasks' terminals;
+// this class only decides, asks tmux through FleetTmux, and persists what it learned.
+import { rmSync } from 'node:fs';
+import { FleetError } from '../errors.js';
+import { resolveId, rewriteCommand, scrapeExit, type Resolved } from '../harness/index.js';
+import type { RecipeTask, Request } from '../control/protocol.js';
+import { planLaunch, type Launch } from './launch.js';
+import { lsRecord } from './views.js';
+import { recordOf, writeState, type PersistedState } from './state-file.js';
+import { evidenceOf, windowName, type LsRecord, type Task, type TaskRecord } from './task.js';
+import type { FleetTmux, PaneInfo } from './tmux-port.js';
+import { stopProcessGroups } from './stop.js';
+
+export interface SupervisorDeps {
+  tmux: FleetTmux;
+  statePath: string;
+  controlSocket: string;
+  /** The tmux command each task window runs when its pane dies. */
+  paneDiedHook: string;
+  tmuxSession: { id: string; name: string };
+  /** The capture namespace of this supervisor, installed on first use; throws on failure. */
+  installNamespace: () => string;
+  capturePath: (namespace: string, id: number, run: number) => string;
+  now: () => number;
+  newId: () => string;
+  log: (line: string) => void;
+  onChange: () => void;
+}
+
+export interface Spec {
+  command: string;
+  cwd: string;
+  env: Record<string, string>;
+  name: string | null;
+  group: string | null;
+}
+
+export class Supervisor {
+  readonly tasks = new Map<number, Task>();
+  nextId = 1;
+  namespace: string | null = null;
+  /** Namespaces of dead supervisors whose adopted tasks may still write captures. */
+  readonly adoptedNamespaces = new Set<string>();
+  private queue: Promise<unknown> = Promise.resolve();
+  private names = new Map<number, string>();
+
+  constructor(private readonly deps: SupervisorDeps) {}
+
+  /** Requests run one at a time, so a pane death cannot interleave with a rerun. */
+  handle(request: Request): Promise<unknown> {
+    const next = this.queue.then(() => this.dispatch(request));
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  private async dispatch(request: Request): Promise<unknown> {
+    switch (request.op) {
+      case 'status':
+        return { pid: process.pid, tmuxSessionId: this.deps.tmuxSession.id, tmuxSessionName: this.deps.tmuxSession.name, tasks: this.tasks.size };
+      case 'run':
+        return { id: (await this.spawn(request)).id };
+      case 'ls':
+        await this.reconcile();
+        return this.list();
+      case 'rerun':
+        return { id: (await this.rerun(this.find(request.task))).id };
+      case 'kill':
+        await this.kill(this.find(request.task));
+        return null;
+      case 'rm':
+        await this.remove(this.find(request.task));
+        return null;
+      case 'rename':
+        return this.update(this.find(request.task), { name: request.name.trim() || null });
+      case 'group':
+        return this.update(this.find(request.task), { group: request.group.trim() || null });
+      case 'tag': {
+        const task = this.find(request.task);
+        return this.update(task, { tagged: !task.tagged });
+      }
+      case 'pane-died':
+        await this.paneDied(request.pane);
+        return null;
+      case 'save':
+        await this.reconcile();
+        return this.recipe();
+      case 'load':
+        return this.load(request.tasks, request.env);
+      case 'down':
+        throw new FleetError('down is handled by the fleet loop');
+    }
+  }
+
+  list(): LsRecord[] {
+    const now = this.deps.now();
+    const ids = this.currentIds(now);
+    return [...this.tasks.values()].map((task) => lsRecord(task, now, ids.get(task.id) ?? null));
+  }
+
+  find(ref: string): Task {
+    const task = ref.startsWith('%')
+      ? [...this.tasks.values()].find((t) => t.paneId === ref)
+      : ref.startsWith('@')
+        ? [...this.tasks.values()].find((t) => t.windowId === ref)
+        : this.tasks.get(Number(ref));
+    if (!task) throw new FleetError(`no task ${ref} in this fleet (see fleetcom ls)`);
+    return task;
+  }
+
+  async spawn(spec: Spec): Promise<Task> {
+    const id = this.nextId;
+    const launch = planLaunch({ id, run: 0, command: spec.command, cwd: spec.cwd, env: spec.env }, await this.launchInputs());
+    const now = this.deps.now();
+    const draft: Task = {
+      id, run: 0, cwd: spec.cwd, command: spec.command, name: spec.name, group: spec.group, tagged: false,
+      ...fieldsOf(launch), spawnedAt: now, windowId: '', paneId: '', exitHint: null, exitStatus: null,
+      killed: false, endedAt: null, everHeld: [], env: spec.env, lastOutputAt: now, captured: null,
+    };
+    const { windowId, paneId } = await this.deps.tmux.newWindow({
+      name: windowName(draft, now),
+      cwd: spec.cwd,
+      env: launch.windowEnv,
+      argv: launch.argv,
+      path: launch.path,
+      windowOptions: {
+        'remain-on-exit': 'on',
+        'automatic-rename': 'off',
+        '@fleetcom-task': String(id),
+        '@fleetcom-run': '0',
+        '@fleetcom-socket': this.deps.controlSocket,
+      },
+      windowHooks: { 'pane-died': this.deps.paneDiedHook },
+    });
+    this.nextId = id + 1;
+    const task = { ...draft, windowId, paneId };
+    this.tasks.set(id, task);
+    this.names.set(id, windowName(task, now));
+    this.deps.log(`task ${id} started: ${task.command}${launch.pinnedId ? ` (pinned ${launch.pinnedId})` : ''}`);
+    this.changed();
+    return task;
+  }
+
+  async rerun(task: Task): Promise<Task> {
+    if (task.endedAt === null) {
+      throw new FleetError(`task ${task.id} is still running; rerun takes a finished task (stop it with: fleetcom kill ${task.id})`);
+    }
+    const now = this.deps.now();
+    const evidence = evidenceOf(task);
+    const resolved = evidence ? resolveId(evidence, { now, correlate: false, heldByOthers: new Set(), everHeld: new Set() }) : null;
+    const command = task.harness && resolved ? rewriteCommand(task.command, resolved.id) : task.command;
+    const run = task.run + 1;
+    const launch = planLaunch({ id: task.id, run, command, cwd: task.cwd, env: task.env }, await this.launchInputs());
+    const oldCapture = task.captureFile;
+    await this.deps.tmux.setWindowOption(task.windowId, '@fleetcom-run', String(run));
+    await this.deps.tmux.respawnPane(task.paneId, { cwd: task.cwd, env: launch.windowEnv, argv: launch.argv, path: launch.path });
+    const held = [...task.everHeld, ...(resolved ? [resolved.id] : []), ...(task.captured ? [task.captured] : [])];
+    Object.assign(task, {
+      run, command, ...fieldsOf(launch), spawnedAt: this.deps.now(), lastOutputAt: this.deps.now(), exitHint: null, exitStatus: null,
+      killed: false, endedAt: null, captured: null, everHeld: [...new Set(held)],
+    });
+    if (oldCapture) rmSync(oldCapture, { force: true });
+    this.deps.log(`task ${task.id} rerun ${run}: ${command}`);
+    await this.refreshName(task);
+    this.changed();
+    return task;
+  }
+
+  async kill(task: Task): Promise<void> {
+    if (task.endedAt !== null) return;
+    await stopProcessGroups(this.deps.tmux, [task.paneId]);
+    await this.reconcile();
+  }
+
+  async remove(task: Task): Promise<void> {
+    await this.kill(task);
+    await this.deps.tmux.killWindow(task.windowId).catch(() => undefined);
+    this.forget(task, 'removed');
+  }
+
+  /** Stops every task and closes their windows (the `down` path). */
+  async stopAll(): Promise<void> {
+    const tasks = [...this.tasks.values()];
+    await stopProcessGroups(this.deps.tmux, tasks.filter((t) => t.endedAt === null).map((t) => t.paneId));
+    for (const task of tasks) await this.deps.tmux.killWindow(task.windowId).catch(() => undefined);
+  }
+
+  async paneDied(paneId: string): Promise<void> {
+    const task = [...this.tasks.values()].find((t) => t.paneId === paneId);
+    if (!task || task.endedAt !== null) return;
+    const pane = (await this.deps.tmux.listPanes()).find((p) => p.paneId === paneId);
+    if (pane?.dead) await this.recordExit(task, pane);
+  }
+
+  /** Catches what hooks missed: deaths, windows closed outside fleetcom, idleness. */
+  async reconcile(): Promise<void> {
+    const panes = new Map((await this.deps.tmux.listPanes()).map((p) => [p.paneId, p]));
+    for (const task of [...this.tasks.values()]) {
+      const pane = panes.get(task.paneId);
+      if (!pane) {
+        this.forget(task, 'its window was closed outside fleetcom');
+        continue;
+      }
+      if (pane.activity > task.lastOutputAt && task.endedAt === null) task.lastOutputAt = pane.activity;
+      if (pane.dead && task.endedAt === null) await this.recordExit(task, pane);
+      else await this.refreshName(task);
+    }
+  }
+
+  async recordExit(task: Task, pane: PaneInfo): Promise<void> {
+    const text = await this.deps.tmux.retainedText(task.paneId).catch(() => '');
+    task.exitHint = task.harness ? scrapeExit(task.harness, text) : null;
+    task.exitStatus = pane.deadStatus;
+    task.killed = pane.deadStatus === null;
+    task.endedAt = this.deps.now();
+    const how = task.killed ? 'was killed by a signal' : `exited with status ${task.exitStatus}`;
+    this.deps.log(`task ${task.id} ${how}${task.exitHint ? `; exit hint ${task.exitHint}` : ''}`);
+    await this.refreshName(task);
+    this.changed();
+  }
+
+  update(task: Task, fields: Partial<Pick<Task, 'name' | 'group' | 'tagged'>>): LsRecord {
+    Object.assign(task, fields);
+    void this.refreshName(task);
+    this.changed();
+    const now = this.deps.now();
+    return lsRecord(task, now, this.currentIds(now).get(task.id) ?? null);
+  }
+
+  /** The fleet as recipe entries, agents as their resume commands (precedence 1-4). */
+  recipe(): RecipeTask[] {
+    const now = this.deps.now();
+    const current = this.currentIds(now);
+    const everHeld = new Set([...this.tasks.values()].flatMap((t) => t.everHeld));
+    return [...this.tasks.values()].map((task) => {
+      const evidence = evidenceOf(task);
+      let id = current.get(task.id)?.id ?? null;
+      if (evidence && id === null) {
+        const heldByOthers = new Set([...current].filter(([other, r]) => other !== task.id && r).map(([, r]) => r!.id));
+        id = resolveId(evidence, { now, correlate: true, heldByOthers, everHeld })?.id ?? null;
+      }
+      return { cwd: task.cwd, cmd: rewriteCommand(task.command, id), name: task.name, group: task.group };
+    });
+  }
+
+  /** Each task's id by precedence 1-3 (with the section 8 checks), resolved afresh. */
+  private currentIds(now: number): Map<number, Resolved | null> {
+    const none = new Set<string>();
+    const ids = new Map<number, Resolved | null>();
+    for (const task of this.tasks.values()) {
+      const evidence = evidenceOf(task);
+      ids.set(task.id, evidence ? resolveId(evidence, { now, correlate: false, heldByOthers: none, everHeld: none }) : null);
+    }
+    return ids;
+  }
+
+  async load(entries: RecipeTask[], env: Record<string, string>): Promise<{ ids: number[]; errors: string[] }> {
+    const ids: number[] = [];
+    const errors: string[] = [];
+    for (const entry of entries) {
+      try {
+        ids.push((await this.spawn({ command: entry.cmd, cwd: entry.cwd, env, name: entry.name, group: entry.group })).id);
+      } catch (error) {
+        errors.push(`${entry.cwd}: ${entry.cmd}: ${(error as Error).message}`);
+      }
+    }
+    return { ids, errors };
+  }
+
+  /** A new captured id for a task's current run (from the capture watcher). */
+  captured(taskId: number, run: number, id: string): void {
+    const task = this.tasks.get(taskId);
+    if (!task || task.run !== run || task.captured === id) return;
+    if (task.captured) task.everHeld = [...new Set([...task.everHeld, task.captured])];
+    task.captured = id;
+    this.deps.log(`task ${taskId} captured conversation ${id}`);
+    this.changed();
+  }
+
+  state(): PersistedState {
+    return {
+      version: 1,
+      tmuxSession: this.deps.tmuxSession.id,
+      namespace: this.namespace,
+      nextId: this.nextId,
+      tasks: [...this.tasks.values()].map((t): TaskRecord => recordOf(t)),
+    };
+  }
+
+  persist(): void {
+    writeState(this.deps.statePath, this.state());
+  }
+
+  private forget(task: Task, why: string): void {
+    this.tasks.delete(task.id);
+    this.names.delete(task.id);
+    if (task.captureFile) rmSync(task.captureFile, { force: true });
+    this.deps.log(`task ${task.id} ${why}`);
+    this.changed();
+  }
+
+  private changed(): void {
+    try {
+      this.persist();
+    } catch (error) {
+      this.deps.log(`could not write ${this.deps.statePath}: ${(error as Error).message}`);
+    }
+    this.deps.onChange();
+  }
+
+  private async refreshName(task: Task): Promise<void> {
+    const name = windowName(task, this.deps.now());
+    if (this.names.get(task.id) === name) return;
+    this.names.set(task.id, name);
+    await this.deps.tmux.renameWindow(task.windowId, name).catch(() => undefined);
+  }
+
+  private async launchInputs() {
+    return {
+      namespace: () => this.ensureNamespace(),
+      capturePath: this.deps.capturePath,
+      globalEnv: await this.deps.tmux.globalEnvironment(),
+      newId: this.deps.newId,
+    };
+  }
+
+  /** Installs the namespace on first use; a failure leaves tasks uninstrumented and is retried. */
+  private ensureNamespace(): string | null {
+    if (this.namespace) return this.namespace;
+    try {
+      this.namespace = this.deps.installNamespace();
+      return this.namespace;
+    } catch (error) {
+      this.deps.log(`capture namespace not installed (${(error as Error).message}); this task runs uninstrumented`);
+      return null;
+    }
+  }
+}
+
+function fieldsOf(launch: Launch) {
+  const { harness, pinnedId, targetId, captureFile, home } = launch;
+  return { harness, pinnedId, targetId, captureFile, home };
+}

@@ -1,0 +1,98 @@
+// A task record and what can be derived from it. A task's environment lives only in memory:
+// state.json never holds environments.
+import type { HarnessName, IdSource, RunEvidence } from '../harness/index.js';
+
+export type TaskState = 'running' | 'idle' | 'exited';
+
+/** What state.json keeps of a task (product.md §3.6), plus run bookkeeping. */
+export interface TaskRecord {
+  id: number;
+  run: number;
+  cwd: string;
+  command: string;
+  name: string | null;
+  group: string | null;
+  tagged: boolean;
+  harness: HarnessName | null;
+  pinnedId: string | null;
+  targetId: string | null;
+  captureFile: string | null;
+  home: string | null;
+  spawnedAt: number;
+  windowId: string;
+  paneId: string;
+  exitHint: string | null;
+  exitStatus: number | null;
+  killed: boolean;
+  /** Set once the pane's process has ended and its text was scraped. */
+  endedAt: number | null;
+  /** Conversation ids this task held in earlier runs or left with /clear. */
+  everHeld: string[];
+}
+
+export interface Task extends TaskRecord {
+  /** The environment it was launched with (the adopter's for an adopted task). */
+  env: Record<string, string>;
+  lastOutputAt: number;
+  /** The last id the capture watcher reported for this run. */
+  captured: string | null;
+}
+
+export const IDLE_AFTER_MS = 10_000;
+
+export function taskState(task: Task, now: number): TaskState {
+  if (task.endedAt !== null) return 'exited';
+  return now - task.lastOutputAt >= IDLE_AFTER_MS ? 'idle' : 'running';
+}
+
+export function evidenceOf(task: TaskRecord): RunEvidence | null {
+  if (task.harness === null || task.home === null) return null;
+  return {
+    harness: task.harness,
+    cwd: task.cwd,
+    home: task.home,
+    captureFile: task.captureFile,
+    exitHint: task.exitHint,
+    pinnedId: task.pinnedId ?? task.targetId,
+    spawnedAt: task.spawnedAt,
+    endedAt: task.endedAt,
+  };
+}
+
+export function labelOf(task: Pick<TaskRecord, 'name' | 'command'>): string {
+  return task.name ?? task.command;
+}
+
+/** tmux reads `#[…]` and `#{…}` in names as styles and formats: double every `#`. */
+export function windowName(task: Task, now: number): string {
+  const glyph = stateGlyph(task, now);
+  return `${glyph} ${labelOf(task)}`.replaceAll('#', '##');
+}
+
+export function stateGlyph(task: Task, now: number): string {
+  const state = taskState(task, now);
+  if (state === 'exited') return task.exitStatus === 0 ? '✓' : '✗';
+  return state === 'idle' ? '∙' : '✻';
+}
+
+/** The task record of `ls --json` (product.md §2.1): every key present. */
+export interface LsRecord {
+  id: number;
+  run: number;
+  cwd: string;
+  command: string;
+  name: string | null;
+  group: string | null;
+  tagged: boolean;
+  state: TaskState;
+  exitStatus: number | null;
+  killed: boolean;
+  harness: HarnessName | null;
+  conversationId: string | null;
+  idSource: Exclude<IdSource, 'correlation'> | null;
+  resumeCommand: string;
+  windowId: string;
+  paneId: string;
+  spawnedAt: string;
+  lastOutputAt: string;
+}

@@ -1,0 +1,33 @@
+// FleetTmux on a real tmux server, for the fleet's own session.
+import { setWindowOption, showGlobalEnvironment } from '../tmux/options.js';
+import { capturePane, listPanes } from '../tmux/panes.js';
+import type { TmuxRun } from '../tmux/runner.js';
+import { killWindow, newWindow, renameWindow, respawnPane } from '../tmux/windows.js';
+import type { FleetTmux, PaneInfo } from './tmux-port.js';
+
+export function fleetTmux(tmux: TmuxRun, sessionId: string): FleetTmux {
+  return {
+    globalEnvironment: () => showGlobalEnvironment(tmux),
+    newWindow: (spec) => newWindow(tmux, { ...spec, session: sessionId }),
+    respawnPane: (paneId, spec) => respawnPane(tmux, { ...spec, paneId, clearHistory: true }),
+    retainedText: (paneId) => capturePane(tmux, paneId, { history: true }),
+    listPanes: async () =>
+      (await listPanes(tmux, sessionId)).map(
+        (p): PaneInfo => ({
+          paneId: p.paneId,
+          windowId: p.windowId,
+          dead: p.paneDead,
+          deadStatus: p.paneDeadStatus,
+          pid: p.panePid,
+          activity: (p.windowActivity ?? 0) * 1000,
+          task: p.fleetcomTask === null ? null : String(p.fleetcomTask),
+          run: p.fleetcomRun === null ? null : String(p.fleetcomRun),
+          socket: p.fleetcomSocket,
+          windowName: p.windowName.replace(/^[✻∙✓✗◆] /u, ''),
+        }),
+      ),
+    setWindowOption: (windowId, option, value) => setWindowOption(tmux, windowId, option, value),
+    renameWindow: (windowId, name) => renameWindow(tmux, windowId, name),
+    killWindow: (windowId) => killWindow(tmux, windowId),
+  };
+}

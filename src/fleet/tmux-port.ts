@@ -1,0 +1,39 @@
+// The tmux operations the supervisor needs, as one interface: the real one is built on
+// src/tmux; unit tests can pass a fake.
+
+export interface PaneInfo {
+  paneId: string;
+  windowId: string;
+  dead: boolean;
+  /** null while alive, or for a signal death (tmux 3.3 leaves it empty). */
+  deadStatus: number | null;
+  pid: number | null;
+  /** ms since epoch of the window's last activity. */
+  activity: number;
+  task: string | null;
+  run: string | null;
+  socket: string | null;
+  windowName: string | null;
+}
+
+export interface SpawnSpec {
+  name: string;
+  cwd: string;
+  env: Record<string, string>;
+  argv: string[];
+  /** PATH for the tmux client process (tmux 3.3a ignores -e PATH). */
+  path: string | undefined;
+}
+
+export interface FleetTmux {
+  globalEnvironment(): Promise<Record<string, string>>;
+  newWindow(spec: SpawnSpec & { windowOptions: Record<string, string>; windowHooks: Record<string, string> }): Promise<{ windowId: string; paneId: string }>;
+  /** respawn-pane -k, clearing the history in the same tmux call (no old hint survives). */
+  respawnPane(paneId: string, spec: Omit<SpawnSpec, 'name'>): Promise<void>;
+  /** The pane's whole retained text (history and screen), wrapped lines joined. */
+  retainedText(paneId: string): Promise<string>;
+  listPanes(): Promise<PaneInfo[]>;
+  setWindowOption(windowId: string, option: string, value: string): Promise<void>;
+  renameWindow(windowId: string, name: string): Promise<void>;
+  killWindow(windowId: string): Promise<void>;
+}

@@ -1,0 +1,28 @@
+// Read-only views of tasks for clients (`ls --json`, product.md §2.1).
+import { rewriteCommand, type Resolved } from '../harness/index.js';
+import { taskState, type LsRecord, type Task } from './task.js';
+
+export function lsRecord(task: Task, now: number, resolved: Resolved | null): LsRecord {
+  const source = resolved && resolved.source !== 'correlation' ? resolved.source : null;
+  const id = source ? resolved!.id : null;
+  return {
+    id: task.id,
+    run: task.run,
+    cwd: task.cwd,
+    command: task.command,
+    name: task.name,
+    group: task.group,
+    tagged: task.tagged,
+    state: taskState(task, now),
+    exitStatus: task.exitStatus,
+    killed: task.killed,
+    harness: task.harness,
+    conversationId: id,
+    idSource: source,
+    resumeCommand: rewriteCommand(task.command, id),
+    windowId: task.windowId,
+    paneId: task.paneId,
+    spawnedAt: new Date(task.spawnedAt).toISOString(),
+    lastOutputAt: new Date(task.lastOutputAt).toISOString(),
+  };
+}

@@ -1,0 +1,50 @@
+// Which environment a task's window gets (product.md §3.2). Pure.
+import { FleetError } from '../errors.js';
+
+/** Never passed: tmux sets them per pane, or they belong to one process or one task run. */
+const NEVER_PASSED = new Set([
+  'TMUX',
+  'TMUX_PANE',
+  'TERM',
+  'COLUMNS',
+  'LINES',
+  'PWD',
+  'OLDPWD',
+  'SHLVL',
+  '_',
+  'FLEETCOM_CAPTURE_FILE',
+  'FLEETCOM_NOTIFY_CHAIN',
+]);
+
+/** tmux refuses a command whose message exceeds ~16 KB; keep a margin for framing. */
+export const TMUX_COMMAND_LIMIT = 16_000;
+
+/** The caller's variables that differ from tmux's global environment, then the harness pairs. */
+export function windowEnv(
+  caller: Readonly<Record<string, string | undefined>>,
+  global: Readonly<Record<string, string>>,
+  harnessPairs: Readonly<Record<string, string>>,
+): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(caller)) {
+    if (value === undefined || NEVER_PASSED.has(key) || global[key] === value) continue;
+    env[key] = value;
+  }
+  return { ...env, ...harnessPairs };
+}
+
+/** Fails, naming the largest variables, when the new-window command would be too big for tmux. */
+export function checkCommandSize(argv: readonly string[], env: Readonly<Record<string, string>>): void {
+  const size = argv.reduce((sum, word) => sum + Buffer.byteLength(word) + 1, 0);
+  if (size <= TMUX_COMMAND_LIMIT) return;
+  const largest = Object.entries(env)
+    .map(([key, value]) => ({ key, bytes: Buffer.byteLength(key) + Buffer.byteLength(value) + 1 }))
+    .sort((a, b) => b.bytes - a.bytes)
+    .slice(0, 3)
+    .map((v) => `${v.key} (${v.bytes} bytes)`)
+    .join(', ');
+  throw new FleetError(
+    `the task's command and environment need ${size} bytes but tmux accepts about ${TMUX_COMMAND_LIMIT}; ` +
+      `the largest variables are ${largest || '(none)'}: unset or shorten them and try again`,
+  );
+}

@@ -1,0 +1,20 @@
+// The directory safety rule of product.md §4: before writing into a directory fleetcom checks
+// it is a real directory owned by this user and not writable by group or others. Only a
+// directory fleetcom creates itself gets a chmod; an existing one is used as it is.
+import { chmodSync, lstatSync, mkdirSync } from 'node:fs';
+import { unsafeReason } from './capture/namespace.js';
+import { FleetError } from './errors.js';
+
+export function ensureSafeDir(dir: string, uid: number | undefined = process.getuid?.()): void {
+  let stat;
+  try {
+    stat = lstatSync(dir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new FleetError(`cannot use ${dir}: ${(error as Error).message}`);
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    chmodSync(dir, 0o700);
+    return;
+  }
+  const reason = unsafeReason(stat, uid);
+  if (reason) throw new FleetError(`refusing to use ${dir}: it ${reason}; fix it or choose another with FLEETCOM_RUNTIME_DIR`);
+}
