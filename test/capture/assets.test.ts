@@ -1,0 +1,208 @@
+// The real assets, executed: the claude hook command through /bin/sh, and codex-notify.sh as
+// codex runs it (by its #! line) and under every POSIX shell found here.
+import { spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CAPTURE_RESTART_BYTES, CLAUDE_SETTINGS, CODEX_NOTIFY_SCRIPT } from '../../src/capture/assets.js';
+
+const CID = '019f5453-de22-7240-b2e5-0d32692aa6d9';
+const PAYLOAD = JSON.stringify({
+  type: 'agent-turn-complete',
+  'thread-id': CID,
+  'last-assistant-message': `100% done: %s %d \\n $(touch pwned) \`touch pwned\` 'single' "double" * ?`,
+});
+
+let tmp: string;
+beforeEach(() => {
+  tmp = mkdtempSync(join(tmpdir(), 'fleetcom-assets-'));
+});
+afterEach(() => {
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+describe('claude-settings.json', () => {
+  it('is the contract text, compact and exact', () => {
+    expect(CLAUDE_SETTINGS).toBe(
+      String.raw`{"hooks":{"SessionStart":[{"hooks":[{"type":"command","command":"cat > \"$FLEETCOM_CAPTURE_FILE\""}]}]}}`,
+    );
+    expect(JSON.stringify(JSON.parse(CLAUDE_SETTINGS))).toBe(CLAUDE_SETTINGS);
+  });
+
+  const hookCommand = (): string => {
+    const settings = JSON.parse(CLAUDE_SETTINGS) as {
+      hooks: { SessionStart: Array<{ hooks: Array<{ type: string; command: string }> }> };
+    };
+    const hook = settings.hooks.SessionStart[0]?.hooks[0];
+    expect(hook?.type).toBe('command');
+    return hook?.command ?? '';
+  };
+
+  it('its hook copies the payload on stdin into FLEETCOM_CAPTURE_FILE byte for byte', () => {
+    const file = join(tmp, 'dir with space $HOME', 'task-1-1.json');
+    mkdirSync(join(tmp, 'dir with space $HOME'));
+    const payload = `{"session_id":"c8c4a5cc-0b32-4ba0-a6b4-6ed08c218e0d","cwd":"/w é","source":"startup"}\n\u0000tail`;
+    const run = spawnSync('/bin/sh', ['-c', hookCommand()], {
+      input: payload,
+      cwd: tmp,
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', FLEETCOM_CAPTURE_FILE: file },
+    });
+    expect(run.status).toBe(0);
+    expect(readFileSync(file)).toEqual(Buffer.from(payload, 'utf8'));
+  });
+
+  it('its hook replaces an earlier payload (a /clear rewrites the file)', () => {
+    const file = join(tmp, 'task-1-1.json');
+    const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', FLEETCOM_CAPTURE_FILE: file };
+    spawnSync('/bin/sh', ['-c', hookCommand()], { input: 'x'.repeat(1000), env });
+    spawnSync('/bin/sh', ['-c', hookCommand()], { input: '{"session_id":"b"}', env });
+    expect(readFileSync(file, 'utf8')).toBe('{"session_id":"b"}');
+  });
+});
+
+/** How the notifier is started: by its #! line (as codex does), or by a named shell. */
+const shells: Array<[string, string[]]> = [['#! line (/bin/sh)', []]];
+for (const [name, argv] of [
+  ['dash', ['/usr/bin/dash']],
+  ['dash', ['/bin/dash']],
+  ['bash --posix', ['/bin/bash', '--posix']],
+  ['busybox sh', ['/bin/busybox', 'sh']],
+] as const) {
+  if (existsSync(argv[0]) && !shells.some(([n]) => n === name)) shells.push([name, [...argv]]);
+}
+
+describe.each(shells)('codex-notify.sh run by %s', (_name, shell) => {
+  let script: string;
+  let cwd: string;
+  let recorder: string;
+  let recorded: string;
+  let capture: string;
+
+  beforeEach(() => {
+    script = join(tmp, 'codex-notify.sh');
+    writeFileSync(script, CODEX_NOTIFY_SCRIPT);
+    chmodSync(script, 0o700);
+    // A working directory where every glob in the chain would match something.
+    cwd = join(tmp, 'cwd');
+    mkdirSync(cwd);
+    for (const name of ['a.txt', 'b.txt', 'two', 'words', 'x']) writeFileSync(join(cwd, name), '');
+    mkdirSync(join(tmp, 'my tools'));
+    recorder = join(tmp, 'my tools', 'rec [1]*');
+    recorded = join(tmp, 'argv');
+    writeFileSync(recorder, `#!/bin/sh\nfor a in "$@"; do printf '%s\\0' "$a"; done > "$REC_OUT"\nexit "\${REC_EXIT:-0}"\n`);
+    chmodSync(recorder, 0o755);
+    capture = join(tmp, 'ns', 'task-7-1.json');
+    mkdirSync(join(tmp, 'ns'));
+  });
+
+  const notify = (env: Record<string, string>, args: string[] = [PAYLOAD]) => {
+    const [program, ...pre] = shell.length > 0 ? shell : [script];
+    const run = spawnSync(program ?? script, shell.length > 0 ? [...pre, script, ...args] : args, {
+      cwd,
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', REC_OUT: recorded, ...env },
+      encoding: 'utf8',
+    });
+    return run;
+  };
+  const recordedArgv = (): string[] | null =>
+    existsSync(recorded) ? readFileSync(recorded, 'utf8').split('\0').slice(0, -1) : null;
+  const cwdUntouched = () => expect(readdirSync(cwd).sort()).toEqual(['a.txt', 'b.txt', 'two', 'words', 'x']);
+
+  it('with no chain appends the payload and a newline to the capture file, then exits 0', () => {
+    const first = notify({ FLEETCOM_CAPTURE_FILE: capture });
+    expect(first.status).toBe(0);
+    expect(first.stderr).toBe('');
+    expect(readFileSync(capture, 'utf8')).toBe(`${PAYLOAD}\n`);
+    const second = notify({ FLEETCOM_CAPTURE_FILE: capture }, ['{"second":1}']);
+    expect(second.status).toBe(0);
+    expect(readFileSync(capture, 'utf8')).toBe(`${PAYLOAD}\n{"second":1}\n`);
+    cwdUntouched();
+  });
+
+  it('runs the chain split on newlines only, never globbed, with the payload appended', () => {
+    const chain = [recorder, 'two words', '*', '?.txt', '[ab].txt', '$HOME', '~', ' lead\ttab '];
+    const run = notify({ FLEETCOM_CAPTURE_FILE: capture, FLEETCOM_NOTIFY_CHAIN: chain.join('\n') });
+    expect(run.status).toBe(0);
+    expect(recordedArgv()).toEqual([...chain.slice(1), PAYLOAD]);
+    expect(readFileSync(capture, 'utf8')).toBe(`${PAYLOAD}\n`);
+    cwdUntouched();
+  });
+
+  it('writes the capture even when the chained program fails', () => {
+    const run = notify({ FLEETCOM_CAPTURE_FILE: capture, FLEETCOM_NOTIFY_CHAIN: recorder, REC_EXIT: '3' });
+    expect(run.status).toBe(3);
+    expect(recordedArgv()).toEqual([PAYLOAD]);
+    expect(readFileSync(capture, 'utf8')).toBe(`${PAYLOAD}\n`);
+  });
+
+  it('writes the capture even when the chained program does not exist', () => {
+    const run = notify({ FLEETCOM_CAPTURE_FILE: capture, FLEETCOM_NOTIFY_CHAIN: join(tmp, 'missing') });
+    expect(run.status).not.toBe(0);
+    expect(readFileSync(capture, 'utf8')).toBe(`${PAYLOAD}\n`);
+  });
+
+  it.each([
+    ['unset', {}],
+    ['empty', { FLEETCOM_CAPTURE_FILE: '' }],
+  ])('still runs the chain when the capture path is %s, writing nothing', (_how, env: Record<string, string>) => {
+    const run = notify({ ...env, FLEETCOM_NOTIFY_CHAIN: `${recorder}\n--flag` });
+    expect(run.status).toBe(0);
+    expect(recordedArgv()).toEqual(['--flag', PAYLOAD]);
+    expect(readdirSync(join(tmp, 'ns'))).toEqual([]);
+    cwdUntouched();
+  });
+
+  it('executes nothing when the inherited chain was overwritten by an empty one', () => {
+    const run = notify({ FLEETCOM_CAPTURE_FILE: capture, FLEETCOM_NOTIFY_CHAIN: '' });
+    expect(run.status).toBe(0);
+    expect(recordedArgv()).toBeNull();
+    expect(readFileSync(capture, 'utf8')).toBe(`${PAYLOAD}\n`);
+  });
+
+  it('restarts a capture file grown past 256 KiB with this payload alone, by rename', () => {
+    writeFileSync(capture, `${'x'.repeat(CAPTURE_RESTART_BYTES)}\n`);
+    const before = statSync(capture).ino;
+    const run = notify({ FLEETCOM_CAPTURE_FILE: capture });
+    expect(run.status).toBe(0);
+    expect(readFileSync(capture, 'utf8')).toBe(`${PAYLOAD}\n`);
+    expect(statSync(capture).ino).not.toBe(before);
+    expect(readdirSync(join(tmp, 'ns'))).toEqual(['task-7-1.json']);
+  });
+
+  it('appends in place to a file of exactly 256 KiB (not past it)', () => {
+    writeFileSync(capture, 'x'.repeat(CAPTURE_RESTART_BYTES));
+    const before = statSync(capture).ino;
+    notify({ FLEETCOM_CAPTURE_FILE: capture });
+    expect(statSync(capture).size).toBe(CAPTURE_RESTART_BYTES + PAYLOAD.length + 1);
+    expect(statSync(capture).ino).toBe(before);
+  });
+
+  it('records no empty payload (it would erase the last good one at the restart size)', () => {
+    writeFileSync(capture, `${PAYLOAD}\n`);
+    const run = notify({ FLEETCOM_CAPTURE_FILE: capture, FLEETCOM_NOTIFY_CHAIN: recorder }, ['']);
+    expect(run.status).toBe(0);
+    expect(readFileSync(capture, 'utf8')).toBe(`${PAYLOAD}\n`);
+    expect(recordedArgv()).toEqual(['']);
+  });
+
+  it('passes no payload argument when codex gave none', () => {
+    const run = notify({ FLEETCOM_CAPTURE_FILE: capture, FLEETCOM_NOTIFY_CHAIN: `${recorder}\na` }, []);
+    expect(run.status).toBe(0);
+    expect(recordedArgv()).toEqual(['a']);
+    expect(existsSync(capture)).toBe(false);
+  });
+});
+
+describe('codex-notify.sh text', () => {
+  it('is plain POSIX sh: #!/bin/sh and no bash-only constructs', () => {
+    expect(CODEX_NOTIFY_SCRIPT.startsWith('#!/bin/sh\n')).toBe(true);
+    for (const bashism of ['[[', '==', 'function ', 'local ', '$(<', '<<<', '&>', 'source ', '${!', 'echo -', 'pipefail', '$RANDOM']) {
+      expect(CODEX_NOTIFY_SCRIPT).not.toContain(bashism);
+    }
+  });
+
+  it('passes `sh -n`', () => {
+    expect(spawnSync('/bin/sh', ['-n', '-c', CODEX_NOTIFY_SCRIPT]).status).toBe(0);
+  });
+});
