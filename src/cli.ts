@@ -2,7 +2,7 @@
 // commander wiring only: parse, dispatch to src/commands, map errors to exit codes.
 import { readFileSync, realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { Command, CommanderError, Option } from 'commander';
+import { Command, CommanderError } from 'commander';
 import { processDeps, type Deps } from './deps.js';
 import { errorMessage, FleetError, ReportedError } from './errors.js';
 import { registerCommands } from './commands/register.js';
@@ -70,16 +70,17 @@ function report(error: unknown, deps: Deps): number {
   }
   if (deps.env.FLEETCOM_DEBUG === '1' && error instanceof Error) deps.stderr.write(`${error.stack}\n`);
   if (error instanceof ReportedError) return error.exitCode;
-  if (error instanceof FleetError) {
-    deps.stderr.write(`fleetcom: ${error.message}\n`);
-    if (error.exitCode === 2) deps.stderr.write(`try 'fleetcom --help'\n`);
-    return error.exitCode;
+  // FleetError and the typed errors of src/tmux, src/capture and src/sessions carry exit codes.
+  const code = error instanceof FleetError ? error.exitCode : (error as { exitCode?: unknown } | null)?.exitCode;
+  if (typeof code === 'number') {
+    deps.stderr.write(`fleetcom: ${errorMessage(error)}\n`);
+    if (code === 2) deps.stderr.write(`try 'fleetcom --help'\n`);
+    return code;
   }
   deps.stderr.write(`fleetcom: ${errorMessage(error)}\n`);
   return 1;
 }
 
-export { Option };
 
 function isEntry(): boolean {
   const script = process.argv[1];

@@ -1,10 +1,98 @@
 // Declares every command's arguments and options; actions only dispatch to run<Name>.
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import type { Dispatch } from '../cli.js';
 import type { Deps } from '../deps.js';
 import { runExplain } from './explain.js';
+import { runKeys } from './keys.js';
+import { runDown, runLabel, runLs, runPaneDied, runRerun, runRun, runSimple } from './tasks.js';
+import { runUp } from './up.js';
+
+const example = (lines: string) => `\nExamples:\n${lines}`;
 
 export function registerCommands(program: Command, deps: Deps, dispatch: Dispatch): void {
+  program
+    .command('up')
+    .description('start the fleet: inside tmux in this pane, outside tmux in a new tmux session')
+    .argument('[session]', 'a saved session (name or path) to load at start')
+    .option('--headless', 'no dashboard: one log line per event on stderr (inside tmux only)')
+    .option('--detach', 'outside tmux: print the tmux session name instead of attaching')
+    .option('--tmux-session <name>', 'outside tmux: the tmux session to create (default fleetcom)')
+    .option('--tmux-socket <path>', 'outside tmux: the tmux server socket to use')
+    .option('--rerun-key <key>', "the prefix-table key that reruns a task ('none' disables)", 'r')
+    .addHelpText('after', example('  fleetcom up\n  fleetcom up --headless work\n  fleetcom up --detach --tmux-session agents'))
+    .action((session: string | undefined, opts) => dispatch(() => runUp(session, opts, deps)));
+
+  program
+    .command('run')
+    .description('add a task to the running fleet')
+    .argument('<cmd...>', 'the command, after --')
+    .option('--cwd <dir>', 'working directory (default: the current one)')
+    .option('--name <name>', 'display name')
+    .option('--group <group>', 'custom group')
+    .passThroughOptions()
+    .addHelpText('after', example("  fleetcom run -- claude\n  fleetcom run --cwd ~/src/api --name api -- 'npm run dev'"))
+    .action((words: string[], opts) => dispatch(() => runRun(words, opts, deps)));
+
+  program
+    .command('ls')
+    .description('list tasks with their conversation ids')
+    .option('--json', 'print an array of task records')
+    .addHelpText('after', example('  fleetcom ls\n  fleetcom ls --json'))
+    .action((opts) => dispatch(() => runLs(opts, deps)));
+
+  program
+    .command('rerun')
+    .description('rerun a finished task, into the same conversation for an agent')
+    .argument('[task]', 'task id, %pane or @window (default: the current pane)')
+    .option('--pane <pane>', 'the task in this tmux pane')
+    .option('--window <window>', 'the task in this tmux window')
+    .addOption(new Option('--socket <path>').hideHelp())
+    .addOption(new Option('--from-key').hideHelp())
+    .addHelpText('after', example('  fleetcom rerun 3\n  fleetcom rerun --pane %12'))
+    .action((task: string | undefined, opts) => dispatch(() => runRerun(task, opts, deps)));
+
+  for (const [name, description] of [
+    ['kill', 'stop a running task (SIGTERM, then SIGKILL after 2 s)'],
+    ['rm', 'kill a task if running, close its window and forget it'],
+    ['tag', 'toggle the "in use" tag of a task'],
+  ] as const) {
+    program
+      .command(name)
+      .description(description)
+      .argument('<task>', 'task id, %pane or @window')
+      .addHelpText('after', example(`  fleetcom ${name} 3`))
+      .action((task: string) => dispatch(() => runSimple(name, task, deps)));
+  }
+
+  program
+    .command('rename')
+    .description("set a task's display name")
+    .argument('<task>', 'task id, %pane or @window')
+    .argument('<name>', 'the new name (empty clears it)')
+    .addHelpText('after', example('  fleetcom rename 3 reviewer'))
+    .action((task: string, name: string) => dispatch(() => runLabel('rename', task, name, deps)));
+
+  program
+    .command('group')
+    .description("set a task's group")
+    .argument('<task>', 'task id, %pane or @window')
+    .argument('<group>', 'the group (empty clears it)')
+    .addHelpText('after', example('  fleetcom group 3 backend'))
+    .action((task: string, group: string) => dispatch(() => runLabel('group', task, group, deps)));
+
+  program
+    .command('down')
+    .description('stop every task, close their windows and stop the supervisor')
+    .addHelpText('after', example('  fleetcom down'))
+    .action(() => dispatch(() => runDown(deps)));
+
+  program
+    .command('keys')
+    .description('print tmux.conf lines equivalent to the bindings up installs')
+    .option('--rerun-key <key>', 'the key', 'r')
+    .addHelpText('after', example('  fleetcom keys >> ~/.tmux.conf'))
+    .action((opts) => dispatch(() => runKeys(opts, deps)));
+
   program
     .command('explain')
     .description('show how a command would be detected, instrumented and resumed (needs no fleet)')
@@ -13,6 +101,12 @@ export function registerCommands(program: Command, deps: Deps, dispatch: Dispatc
     .option('--id <uuid>', 'show the resume command for this conversation id')
     .option('--cwd <dir>', 'the directory the command would run in')
     .passThroughOptions()
-    .addHelpText('after', `\nExamples:\n  fleetcom explain -- claude\n  fleetcom explain --json --id 019f5453-de22-7240-b2e5-0d32692aa6d9 -- codex`)
+    .addHelpText('after', example('  fleetcom explain -- claude\n  fleetcom explain --json --id 019f5453-de22-7240-b2e5-0d32692aa6d9 -- codex'))
     .action((words: string[], opts) => dispatch(() => runExplain(words, opts, deps)));
+
+  program
+    .command('_pane-died', { hidden: true })
+    .argument('<pane>')
+    .requiredOption('--socket <path>')
+    .action((pane: string, opts) => dispatch(() => runPaneDied(pane, opts, deps)));
 }

@@ -1,0 +1,19 @@
+// The human table of `fleetcom ls`. Pure.
+import type { LsRecord } from '../fleet/task.js';
+
+const GLYPH = { running: '✻', idle: '∙' } as const;
+
+export function formatTaskTable(tasks: readonly LsRecord[], home: string | undefined): string {
+  if (tasks.length === 0) return 'no tasks (add one with: fleetcom run -- CMD)\n';
+  const rows = tasks.map((t) => [
+    String(t.id),
+    `${t.state === 'exited' ? (t.exitStatus === 0 ? '✓' : '✗') : GLYPH[t.state]}${t.tagged ? '◆' : ''}`,
+    t.name ?? t.command,
+    home && (t.cwd === home || t.cwd.startsWith(`${home}/`)) ? `~${t.cwd.slice(home.length)}` : t.cwd,
+    t.conversationId ? `${t.conversationId} (${t.idSource})` : '-',
+  ]);
+  const header = ['ID', 'ST', 'TASK', 'DIR', 'CONVERSATION'];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => [...(r[i] ?? '')].length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c + ' '.repeat((widths[i] ?? 0) - [...c].length))).join('  ');
+  return `${[header, ...rows].map(line).join('\n')}\n`;
+}

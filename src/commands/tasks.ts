@@ -1,0 +1,56 @@
+// The small task commands: each sends one request and prints its result.
+import { resolve } from 'node:path';
+import { joinCommandWords } from '../command-words.js';
+import type { Deps } from '../deps.js';
+import { UsageError } from '../errors.js';
+import type { LsRecord } from '../fleet/task.js';
+import { ask, callerEnv } from './ask.js';
+import { formatTaskTable } from './ls-table.js';
+
+export async function runRun(words: string[], opts: { cwd?: string; name?: string; group?: string }, deps: Deps): Promise<number> {
+  if (words.length === 0) throw new UsageError("run needs a command after '--'");
+  const cwd = resolve(deps.cwd, opts.cwd ?? '.');
+  const result = (await ask(deps, {
+    op: 'run', command: joinCommandWords(words), cwd, env: callerEnv(deps), name: opts.name ?? null, group: opts.group ?? null,
+  })) as { id: number };
+  deps.stdout.write(`${result.id}\n`);
+  return 0;
+}
+
+export async function runLs(opts: { json?: boolean }, deps: Deps): Promise<number> {
+  const tasks = (await ask(deps, { op: 'ls' })) as LsRecord[];
+  deps.stdout.write(opts.json ? `${JSON.stringify(tasks, null, 2)}\n` : formatTaskTable(tasks, deps.env.HOME));
+  return 0;
+}
+
+export async function runRerun(task: string | undefined, opts: { pane?: string; window?: string; socket?: string }, deps: Deps): Promise<number> {
+  const given = [task, opts.pane, opts.window].filter((v) => v !== undefined);
+  if (given.length > 1) throw new UsageError('rerun takes one of TASK, --pane or --window');
+  const ref = given[0] ?? deps.env.TMUX_PANE;
+  if (ref === undefined) throw new UsageError('rerun needs a TASK outside tmux (or --pane %N / --window @N)');
+  const result = (await ask(deps, { op: 'rerun', task: ref }, opts.socket)) as { id: number };
+  deps.stderr.write(`task ${result.id} rerun\n`);
+  return 0;
+}
+
+export async function runSimple(op: 'kill' | 'rm' | 'tag', task: string, deps: Deps): Promise<number> {
+  await ask(deps, { op, task });
+  return 0;
+}
+
+export async function runLabel(op: 'rename' | 'group', task: string, value: string, deps: Deps): Promise<number> {
+  await ask(deps, op === 'rename' ? { op, task, name: value } : { op, task, group: value });
+  return 0;
+}
+
+export async function runDown(deps: Deps): Promise<number> {
+  await ask(deps, { op: 'down' });
+  deps.stderr.write('fleet down\n');
+  return 0;
+}
+
+/** Called by the pane-died hook tmux runs; silent, it only forwards the event. */
+export async function runPaneDied(pane: string, opts: { socket: string }, deps: Deps): Promise<number> {
+  await ask(deps, { op: 'pane-died', pane }, opts.socket);
+  return 0;
+}

@@ -1,0 +1,84 @@
+// `fleetcom up`: inside tmux the supervisor runs in this pane; outside, a tmux session is
+// made whose first window runs `fleetcom up`, then attached (or named, with --detach).
+import type { RecipeTask } from '../control/protocol.js';
+import { callSupervisor } from '../control/client.js';
+import type { Deps } from '../deps.js';
+import { FleetError, UsageError } from '../errors.js';
+import { runningFleet } from '../fleet/lock.js';
+import { cliPaths, fleetRuntime, runFleet } from '../fleet/run-fleet.js';
+import { windowEnv } from '../fleet/window-env.js';
+import { ensureSafeDir } from '../safe-dir.js';
+import { showGlobalEnvironment } from '../tmux/options.js';
+import { TmuxRunner } from '../tmux/runner.js';
+import { hasSession, newSession } from '../tmux/sessions.js';
+import { assertVersion } from '../tmux/version.js';
+import { callerEnv } from './ask.js';
+import { readSessionTasks } from './recipe-io.js';
+
+export interface UpOptions {
+  headless?: boolean;
+  detach?: boolean;
+  tmuxSession?: string;
+  tmuxSocket?: string;
+  rerunKey: string;
+}
+
+export async function runUp(session: string | undefined, opts: UpOptions, deps: Deps): Promise<number> {
+  const inside = Boolean(deps.env.TMUX) && opts.tmuxSocket === undefined && opts.tmuxSession === undefined;
+  if (opts.rerunKey !== 'none' && !/^[^\s'"]{1,16}$/.test(opts.rerunKey)) throw new UsageError(`--rerun-key ${opts.rerunKey} is not a tmux key name`);
+  if (inside) {
+    if (opts.detach) throw new UsageError('--detach is for starting a fleet from outside tmux');
+    const load: RecipeTask[] = session ? await readSessionTasks(session, deps) : [];
+    return runFleet(deps, { headless: opts.headless ?? false, rerunKey: opts.rerunKey, load });
+  }
+  if (opts.headless) throw new UsageError('--headless runs only inside tmux (the supervisor needs a pane)');
+  return startOutside(session, opts, deps);
+}
+
+async function startOutside(session: string | undefined, opts: UpOptions, deps: Deps): Promise<number> {
+  const env = callerEnv(deps);
+  delete env.TMUX;
+  delete env.TMUX_PANE;
+  const tmux = new TmuxRunner({ env, socketPath: opts.tmuxSocket });
+  await assertVersion(tmux);
+  const name = opts.tmuxSession ?? 'fleetcom';
+  const files = fleetRuntime(deps.env);
+  ensureSafeDir(files.dir);
+  if (session) await readSessionTasks(session, deps); // a bad recipe fails here, before tmux
+  const running = await runningFleet(files);
+  if (running) {
+    const status = (await callSupervisor(files.socket, { op: 'status' }).catch(() => null)) as { tmuxSessionName?: string } | null;
+    if (status?.tmuxSessionName !== name || !(await hasSession(tmux, name))) throw running;
+    return attachOrName(tmux, name, opts, deps);
+  }
+  if (await hasSession(tmux, name)) throw new FleetError(`tmux session '${name}' already exists and holds no fleet; choose another with --tmux-session`);
+  const global = await showGlobalEnvironment(tmux).catch(() => ({}));
+  const cli = cliPaths();
+  const argv = [cli.node, cli.script, 'up', '--rerun-key', opts.rerunKey, ...(session ? [session] : [])];
+  await newSession(tmux, { name, cwd: deps.cwd, argv, env: windowEnv(env, global, {}), path: env.PATH });
+  await waitForFleet(files.socket, name);
+  return attachOrName(tmux, name, opts, deps);
+}
+
+async function attachOrName(tmux: TmuxRunner, name: string, opts: UpOptions, deps: Deps): Promise<number> {
+  if (opts.detach) {
+    deps.stdout.write(`${name}\n`);
+    return 0;
+  }
+  return tmux.interactive(['attach-session', '-t', name]);
+}
+
+/** The new session's supervisor must answer before `up` reports success. */
+async function waitForFleet(socket: string, name: string): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    try {
+      await callSupervisor(socket, { op: 'status' });
+      return;
+    } catch {
+      if (Date.now() > deadline) throw new FleetError(`the fleet in tmux session '${name}' did not start; attach to it to see why (tmux attach -t ${name})`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}
+
