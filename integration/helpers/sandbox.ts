@@ -1,0 +1,133 @@
+// One private world per test: a temp dir holding HOME, the XDG dirs, the agents' homes, the
+// fleetcom dirs and a private tmux socket. Nothing here touches the real HOME or the default
+// tmux server: every tmux call names the socket (`-S <dir>/tmux.sock -f /dev/null`), and
+// TMUX_TMPDIR points into the sandbox too, so even a call that forgot `-S` stays inside.
+//
+//   it('…', async () => {
+//     const sb = await useSandbox();          // cleaned up by onTestFinished
+//     const session = await sb.startServer(); // '$0', a detached session with a plain sh window
+//     await sb.tmux('send-keys', '-t', pane, 'hello', 'Enter');
+//   });
+//
+// createSandbox() is the same without the registration (for beforeEach/afterEach).
+// `env` is a complete environment (nothing inherited): PATH starts with
+// integration/fixtures/bin (the fake claude, codex, grok), SHELL=/bin/sh, LANG=C.UTF-8, no
+// TMUX or TMUX_PANE, FAKE_AGENT_LOG=<dir>/agents.log (read it with agentStarts()).
+import { mkdir, mkdtemp, readFile, realpath, rm } from 'node:fs/promises';
+import { tmpdir, userInfo } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { onTestFinished } from 'vitest';
+import { createTmux, type TmuxOps } from '../../src/tmux/operations.js';
+import { TmuxRunner } from '../../src/tmux/runner.js';
+
+export const fixturesBin = fileURLToPath(new URL('../fixtures/bin', import.meta.url));
+
+export interface AgentStart {
+  agent: 'claude' | 'codex' | 'grok';
+  argv: string[];
+  cwd: string;
+  pid: number;
+  env: { FLEETCOM_CAPTURE_FILE: string | null; FLEETCOM_NOTIFY_CHAIN: string | null };
+}
+
+export interface Sandbox {
+  /** The temp dir (real path); everything else lives inside it. */
+  dir: string;
+  home: string;
+  /** Private tmux socket, `<dir>/tmux.sock`. */
+  socket: string;
+  /** A complete environment for the CLI, tmux and the tasks. */
+  env: Record<string, string>;
+  /** Runner on the private socket with `-f /dev/null`, env = this.env. */
+  runner: TmuxRunner;
+  /** Typed operations on that runner. */
+  ops: TmuxOps;
+  /** Raw tmux on the private socket: `await sb.tmux('list-windows', '-a')` → stdout. */
+  tmux(...args: string[]): Promise<string>;
+  /** Starts the server: a detached session `main` (160x48) with a plain `sh`; returns its id. */
+  startServer(opts?: { name?: string }): Promise<string>;
+  /** Makes a directory inside the sandbox (recursive) and returns its path. */
+  mkdir(...parts: string[]): Promise<string>;
+  /** The JSON lines the fake agents appended to $FAKE_AGENT_LOG, in order. */
+  agentStarts(): Promise<AgentStart[]>;
+  /** Kills this sandbox's tmux server (by socket) and removes the dir. Safe to call twice. */
+  cleanup(): Promise<void>;
+}
+
+export async function createSandbox(): Promise<Sandbox> {
+  const dir = await realpath(await mkdtemp(join(tmpdir(), 'fleetcom-it-')));
+  const p = (...parts: string[]) => join(dir, ...parts);
+  const home = p('home');
+  await mkdir(home, { mode: 0o700 });
+  await mkdir(p('xdg-runtime'), { mode: 0o700 });
+  await mkdir(p('home', '.config'), { recursive: true });
+  await mkdir(p('home', '.cache'), { recursive: true });
+  await mkdir(p('tmp'), { mode: 0o700 });
+  const socket = p('tmux.sock');
+  const env: Record<string, string> = {
+    PATH: [fixturesBin, dirname(process.execPath), '/usr/local/bin', '/usr/bin', '/bin'].join(':'),
+    HOME: home,
+    USER: userInfo().username,
+    LOGNAME: userInfo().username,
+    SHELL: '/bin/sh',
+    TERM: 'xterm-256color',
+    LANG: 'C.UTF-8',
+    TMPDIR: p('tmp'),
+    TMUX_TMPDIR: p('tmp'),
+    XDG_RUNTIME_DIR: p('xdg-runtime'),
+    XDG_CONFIG_HOME: p('home', '.config'),
+    XDG_CACHE_HOME: p('home', '.cache'),
+    XDG_DATA_HOME: p('home', '.local', 'share'),
+    XDG_STATE_HOME: p('home', '.local', 'state'),
+    CLAUDE_CONFIG_DIR: p('home', '.claude'),
+    CODEX_HOME: p('home', '.codex'),
+    GROK_HOME: p('home', '.grok'),
+    // Not created: fleetcom creates (and chmods) its own runtime dir.
+    FLEETCOM_RUNTIME_DIR: p('fleetcom-run'),
+    FLEETCOM_CONFIG_DIR: p('home', '.config', 'fleetcom'),
+    FAKE_AGENT_LOG: p('agents.log'),
+  };
+  const runner = new TmuxRunner({ socketPath: socket, configFile: '/dev/null', env });
+  const ops = createTmux(runner);
+  let cleaned = false;
+  return {
+    dir,
+    home,
+    socket,
+    env,
+    runner,
+    ops,
+    tmux: (...args: string[]) => runner.run(args),
+    async startServer(opts = {}) {
+      return ops.newSession({ name: opts.name ?? 'main', cwd: dir, argv: ['sh'], width: 160, height: 48 });
+    },
+    async mkdir(...parts: string[]) {
+      const made = p(...parts);
+      await mkdir(made, { recursive: true });
+      return made;
+    },
+    async agentStarts() {
+      let text = '';
+      try {
+        text = await readFile(p('agents.log'), 'utf8');
+      } catch {
+        return [];
+      }
+      return text.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as AgentStart);
+    },
+    async cleanup() {
+      if (cleaned) return;
+      cleaned = true;
+      await ops.killServer();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** createSandbox() + cleanup when the current test finishes (pass or fail). */
+export async function useSandbox(): Promise<Sandbox> {
+  const sb = await createSandbox();
+  onTestFinished(() => sb.cleanup());
+  return sb;
+}
