@@ -28,7 +28,7 @@ function plan(command: string, codexRoute: CodexRoute = vacant, namespace = NS):
 }
 
 describe('instrumentation plans', () => {
-  it.each([
+  const table: Array<[string, string, CodexRoute, InstrumentPlan]> = [
     [
       'a bare claude gets a fresh id and the settings overlay',
       'claude',
@@ -79,7 +79,8 @@ describe('instrumentation plans', () => {
     ],
     ['a bare grok gets a fresh id only', 'grok', vacant, { suffix: ` --session-id '${NEW}'`, env: {}, pinnedId: NEW }],
     ['a grok resume gets nothing', `grok --resume ${ID}`, vacant, { suffix: '', env: {}, pinnedId: ID }],
-  ] as const)('%s', (_title, command, route, expected) => {
+  ];
+  it.each(table)('%s', (_title, command, route, expected) => {
     expect(plan(command, route)).toEqual(expected);
   });
 

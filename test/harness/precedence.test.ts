@@ -1,0 +1,174 @@
+import * as path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  claudeSlug,
+  detect,
+  resolveHome,
+  resolveId,
+  resumeCommand,
+  rewriteCommand,
+  type AgentDetection,
+  type ResolveOptions,
+  type RunEvidence,
+} from '../../src/harness/index.js';
+import { BOOKKEEPING, CID, ID, OTHER, tempDir, USER_LINE, v7, write } from './fixtures.js';
+
+// Contract section 7 with the 8.2 skip-and-continue amendment; the canonical command.
+
+const CWD = '/w';
+const P = 'aaaaaaaa-bbbb-4ccc-8ddd-eeeeeeeeeeee';
+const none: ReadonlySet<string> = new Set();
+const save: ResolveOptions = { now: Date.now(), correlate: true, heldByOthers: none, everHeld: none };
+const rerun: ResolveOptions = { ...save, correlate: false };
+
+function claudeRun(home: string, more: Partial<RunEvidence> = {}): RunEvidence {
+  return { harness: 'claude', cwd: CWD, home, captureFile: null, exitHint: null, pinnedId: P, spawnedAt: Date.now(), endedAt: null, ...more };
+}
+
+function transcript(home: string, id: string, text = USER_LINE): void {
+  write(path.join(home, 'projects', claudeSlug(CWD), `${id}.jsonl`), text);
+}
+
+function hookFile(id: string): string {
+  return write(path.join(tempDir(), 'task-1-1.json'), JSON.stringify({ session_id: id, hook_event_name: 'SessionStart' }));
+}
+
+describe('id precedence for claude', () => {
+  it('follows the contract scenario: pin, then the hook’s id, then the exit hint', () => {
+    const home = tempDir();
+    for (const id of [P, OTHER, ID]) transcript(home, id);
+    const captureFile = write(path.join(tempDir(), 'task-1-1.json'), '');
+    expect(resolveId(claudeRun(home, { captureFile }), save)).toEqual({ id: P, source: 'pinned' });
+    write(captureFile, JSON.stringify({ session_id: OTHER, source: 'clear' }));
+    expect(resolveId(claudeRun(home, { captureFile }), save)).toEqual({ id: OTHER, source: 'capture' });
+    const hint = ID;
+    expect(resolveId(claudeRun(home, { captureFile, exitHint: hint }), save)).toEqual({ id: ID, source: 'exit-hint' });
+    expect(rewriteCommand('claude', ID)).toBe(`claude --resume '${ID}'`);
+  });
+
+  it.each([
+    ['a hint without a transcript falls to the capture', [OTHER, P], { exitHint: ID, capture: OTHER }, { id: OTHER, source: 'capture' }],
+    ['a hint and a capture without transcripts fall to the pin', [P], { exitHint: ID, capture: OTHER }, { id: P, source: 'pinned' }],
+    ['an empty conversation (bookkeeping only) is skipped', [P], { exitHint: ID, capture: null, empty: ID }, { id: P, source: 'pinned' }],
+    ['a pin that never talked leaves the command bare', [], { exitHint: null, capture: null, empty: P }, null],
+    ['an invalid hint is skipped', [OTHER], { exitHint: ID.toUpperCase(), capture: OTHER }, { id: OTHER, source: 'capture' }],
+  ] as const)('skips and continues (8.2): %s', (_label, talked, run, expected) => {
+    const home = tempDir();
+    for (const id of talked) transcript(home, id);
+    if ('empty' in run) transcript(home, run.empty, BOOKKEEPING);
+    const captureFile = run.capture === null ? null : hookFile(run.capture);
+    expect(resolveId(claudeRun(home, { exitHint: run.exitHint, captureFile }), save)).toEqual(expected);
+  });
+
+  it('does not correlate a pinned claude, even when one transcript would match', () => {
+    const home = tempDir();
+    transcript(home, ID);
+    expect(resolveId(claudeRun(home), save)).toBeNull();
+  });
+});
+
+describe('id precedence for codex and grok', () => {
+  const spawnedAt = Date.now() - 60_000;
+  const A = v7(spawnedAt + 1_000, 1);
+  const B = v7(spawnedAt + 2_000, 2);
+
+  function codexHome(...ids: string[]): string {
+    const home = tempDir();
+    const day = new Date(spawnedAt).toISOString().slice(0, 10).replaceAll('-', '/');
+    for (const id of ids) {
+      const meta = JSON.stringify({ type: 'session_meta', payload: { id, cwd: CWD, thread_source: 'user' } });
+      write(path.join(home, 'sessions', day, `rollout-x-${id}.jsonl`), `${meta}\n`);
+    }
+    return home;
+  }
+
+  function codexRun(home: string, more: Partial<RunEvidence> = {}): RunEvidence {
+    return { harness: 'codex', cwd: CWD, home, captureFile: null, exitHint: null, pinnedId: null, spawnedAt, endedAt: null, ...more };
+  }
+
+  const notify = (id: string): string =>
+    write(path.join(tempDir(), 'task-2-1.json'), `${JSON.stringify({ type: 'agent-turn-complete', 'thread-id': id })}\n`);
+
+  it.each([
+    ['the exit hint first', { exitHint: CID, captureFile: 'A', pinnedId: B }, { id: CID, source: 'exit-hint' }],
+    ['the capture before the target', { captureFile: 'A', pinnedId: B }, { id: A, source: 'capture' }],
+    ['the target before correlation', { pinnedId: B }, { id: B, source: 'pinned' }],
+    ['correlation last', {}, { id: A, source: 'correlation' }],
+  ] as const)('takes %s', (_label, run, expected) => {
+    const home = codexHome(A);
+    const captureFile = 'captureFile' in run ? notify(A) : null;
+    const evidence = codexRun(home, { ...run, captureFile });
+    expect(resolveId(evidence, save)).toEqual(expected);
+  });
+
+  it('never correlates on rerun', () => {
+    expect(resolveId(codexRun(codexHome(A)), rerun)).toBeNull();
+  });
+
+  it('correlates to nothing when two rollouts match', () => {
+    expect(resolveId(codexRun(codexHome(A, B)), save)).toBeNull();
+  });
+
+  it('does not check transcripts for grok: the hint, then the pin', () => {
+    const home = tempDir();
+    const grok = (more: Partial<RunEvidence>): RunEvidence => ({ ...codexRun(home), harness: 'grok', ...more });
+    expect(resolveId(grok({ exitHint: ID, pinnedId: P }), rerun)).toEqual({ id: ID, source: 'exit-hint' });
+    expect(resolveId(grok({ pinnedId: P }), rerun)).toEqual({ id: P, source: 'pinned' });
+    expect(resolveId(grok({ pinnedId: `${P}'` }), rerun)).toBeNull();
+  });
+});
+
+describe('the canonical resume command', () => {
+  const agent = (command: string): AgentDetection => {
+    const detection = detect(command);
+    if (detection.form === 'opaque') throw new Error(command);
+    return detection;
+  };
+
+  it.each([
+    ['claude', ID, `claude --resume '${ID}'`],
+    ['codex', CID, `codex resume '${CID}'`],
+    ['grok', ID, `grok --resume '${ID}'`],
+    ['/usr/local/bin/claude', ID, `/usr/local/bin/claude --resume '${ID}'`],
+    ['  ~/bin/codex\t', CID, `~/bin/codex resume '${CID}'`],
+    [`claude --resume ${OTHER}`, ID, `claude --resume '${ID}'`],
+  ])('builds the resume form of %j for %s', (command, id, expected) => {
+    expect(resumeCommand(agent(command), id)).toBe(expected);
+    expect(rewriteCommand(command, id)).toBe(expected);
+  });
+
+  it.each([ID.toUpperCase(), `${ID}'; rm -rf ~; '`, '', ID.slice(1), `${ID}\n`])('refuses to build one for %j', (id) => {
+    expect(() => resumeCommand(agent('claude'), id)).toThrow(/invalid id/);
+    expect(rewriteCommand('claude', id)).toBe('claude');
+  });
+
+  it.each([
+    ["claude 'fix the tests'", ID],
+    ['claude; ls', ID],
+    ['FOO=bar claude', ID],
+    ['vim notes.txt', ID],
+    ['', ID],
+    ['claude', null],
+    [`codex resume ${CID}`, null],
+  ])('leaves %j unchanged (id %s)', (command, id) => {
+    expect(rewriteCommand(command, id)).toBe(command);
+  });
+});
+
+describe('harness homes from a given environment', () => {
+  it.each([
+    ['claude', { HOME: '/home/u' }, '/home/u/.claude'],
+    ['claude', { HOME: '/home/u', CLAUDE_CONFIG_DIR: '/cfg' }, '/cfg'],
+    ['claude', { HOME: '/home/u', CLAUDE_CONFIG_DIR: '' }, '/home/u/.claude'],
+    ['codex', { HOME: '/home/u/' }, '/home/u/.codex'],
+    ['codex', { HOME: '/home/u', CODEX_HOME: '/c h' }, '/c h'],
+    ['grok', { HOME: '/home/u' }, '/home/u/.grok'],
+    ['grok', { HOME: '/home/u', GROK_HOME: '/g', CODEX_HOME: '/c' }, '/g'],
+  ] as const)('resolves the %s home of %j as %s', (harness, env, home) => {
+    expect(resolveHome(harness, env)).toBe(home);
+  });
+
+  it('refuses to guess without HOME', () => {
+    expect(() => resolveHome('claude', {})).toThrow(/HOME/);
+  });
+});
