@@ -108,13 +108,24 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
 
   let stop: (how: { down: boolean; code: number }) => void = () => {};
   const stopped = new Promise<{ down: boolean; code: number }>((resolve) => (stop = resolve));
+  const closeServer = async () => {
+    clearInterval(timer);
+    server.close();
+    await Promise.all([...watchers.values()].map((w) => w.close()));
+    rmSync(files.socket, { force: true });
+    releaseLock(files, process.pid);
+  };
+  // `down` replies only when everything is gone, so a new `up` can start at once.
   const server = await listenControl(files.socket, async (request) => {
     if (request.op !== 'down') return supervisor.handle(request);
     await supervisor.handle({ op: 'status' }); // wait for requests in flight
     await supervisor.stopAll();
-    stop({ down: true, code: 0 });
+    await tearDown(tmux, files, supervisor, opts.rerunKey, log);
+    await closeServer();
+    setImmediate(() => stop({ down: true, code: 0 }));
     return null;
   });
+  let timer: NodeJS.Timeout | undefined;
 
   try {
     await setSessionOption(tmux, sessionId, 'history-limit', HISTORY_LIMIT);
@@ -138,12 +149,11 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
     }
     log(`fleet up in tmux session '${sessionName}' (control socket ${files.socket})`);
   } catch (error) {
-    server.close();
-    releaseLock(files, process.pid);
+    await closeServer();
     throw error;
   }
 
-  const timer = setInterval(() => void supervisor.handle({ op: 'ls' }).catch(() => undefined), RECONCILE_MS);
+  timer = setInterval(() => void supervisor.handle({ op: 'ls' }).catch(() => undefined), RECONCILE_MS);
   const onSignal = (signal: NodeJS.Signals) => {
     log(`${signal}: leaving every task running (a new 'fleetcom up' adopts them)`);
     stop({ down: false, code: signal === 'SIGINT' ? 130 : 0 });
@@ -152,13 +162,8 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
   for (const s of signals) process.on(s, onSignal);
 
   const { down, code } = await stopped;
-  clearInterval(timer);
   for (const s of signals) process.off(s, onSignal);
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  await Promise.all([...watchers.values()].map((w) => w.close()));
-  if (down) await tearDown(tmux, files, supervisor, opts.rerunKey, log);
-  rmSync(files.socket, { force: true });
-  releaseLock(files, process.pid);
+  if (!down) await closeServer();
   return code;
 }
 
