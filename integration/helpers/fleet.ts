@@ -1,0 +1,78 @@
+// A running fleet inside a sandbox: `fleetcom up --headless` in the first window of a tmux
+// session `fleet` on the sandbox's private server, and the built CLI to talk to it.
+//
+//   const sb = await useSandbox();
+//   const fleet = await startFleet(sb);
+//   const id = (await fleet.cli('run', '--', 'claude')).stdout.trim();
+//   const task = await fleet.task(id);           // its `ls --json` record
+import type { LsRecord } from '../../src/fleet/task.js';
+import { cliPath, runCli, type CliResult } from './cli.js';
+import { paneText } from './pane.js';
+import type { Sandbox } from './sandbox.js';
+import { waitFor } from './wait-for.js';
+
+export interface Fleet {
+  /** tmux session id (`$N`) of the fleet. */
+  session: string;
+  /** The supervisor's pane, whose text is its log. */
+  supervisorPane: string;
+  /** Runs the built CLI with the sandbox env (outside tmux) in `cwd` (default: the sandbox dir). */
+  cli(...args: string[]): Promise<CliResult>;
+  cliIn(cwd: string, env: Record<string, string>, ...args: string[]): Promise<CliResult>;
+  /** `ls --json`, parsed (throws on failure). */
+  ls(): Promise<LsRecord[]>;
+  task(id: string | number): Promise<LsRecord>;
+  /** Waits until the task's record satisfies `predicate`; returns it. */
+  waitTask(id: string | number, predicate: (t: LsRecord) => boolean, what: string, timeout?: number): Promise<LsRecord>;
+  /** Adds a task; returns its id. */
+  run(...words: string[]): Promise<string>;
+  log(): Promise<string>;
+}
+
+export async function startFleet(sb: Sandbox, opts: { args?: string[]; env?: Record<string, string>; name?: string } = {}): Promise<Fleet> {
+  const env = { ...sb.env, ...opts.env };
+  const name = opts.name ?? 'fleet';
+  const argv = [process.execPath, cliPath, 'up', '--headless', ...(opts.args ?? [])];
+  const session = await sb.runner.runSequence([
+    ['new-session', '-d', '-P', '-F', '#{session_id}', '-s', name, '-x', '160', '-y', '48', '-c', sb.dir,
+      ...Object.entries(env).flatMap(([k, v]) => ['-e', `${k}=${v}`]), '--', ...argv],
+    ['set-option', '-w', '-t', `${name}:0`, 'remain-on-exit', 'on'],
+  ]);
+  const sessionId = session.trim();
+  const supervisorPane = (await sb.tmux('list-panes', '-t', `${name}:0`, '-F', '#{pane_id}')).trim();
+  const cliIn = (cwd: string, e: Record<string, string>, ...args: string[]) => runCli(args, { env: e, cwd });
+  const cli = (...args: string[]) => cliIn(sb.dir, env, ...args);
+  const ls = async () => {
+    const r = await cli('ls', '--json');
+    if (r.exitCode !== 0) throw new Error(`ls failed (${r.exitCode}): ${r.stderr}`);
+    return JSON.parse(r.stdout) as LsRecord[];
+  };
+  const task = async (id: string | number) => {
+    const t = (await ls()).find((x) => x.id === Number(id));
+    if (!t) throw new Error(`no task ${id}`);
+    return t;
+  };
+  const log = () => paneText(sb, supervisorPane);
+  await waitFor(async () => (await cli('ls', '--json')).exitCode === 0, { what: 'the fleet to answer' }).catch(async (e: Error) => {
+    throw new Error(`${e.message}\n--- supervisor ---\n${await log().catch(() => '(gone)')}`);
+  });
+  return {
+    session: sessionId,
+    supervisorPane,
+    cli,
+    cliIn,
+    ls,
+    task,
+    waitTask: (id, predicate, what, timeout) =>
+      waitFor(async () => {
+        const t = await task(id);
+        return predicate(t) ? t : false;
+      }, { what: `task ${id}: ${what}`, timeout }),
+    async run(...words: string[]) {
+      const r = await cli('run', '--', ...words);
+      if (r.exitCode !== 0) throw new Error(`run failed (${r.exitCode}): ${r.stderr}`);
+      return r.stdout.trim();
+    },
+    log,
+  };
+}
