@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { startFleet } from '../helpers/fleet.js';
 import { typeLine, waitForText } from '../helpers/pane.js';
 import { useSandbox } from '../helpers/sandbox.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 describe('a fleet on a private tmux server', () => {
   it('records a command that exits at once with its status', async () => {
@@ -28,7 +29,10 @@ describe('a fleet on a private tmux server', () => {
     expect((await fleet.cli('rerun', id)).exitCode).toBe(0);
     const rerun = await fleet.task(id);
     expect(rerun).toMatchObject({ run: 1, state: 'running', command: `claude --resume '${conversation}'` });
-    const starts = await sb.agentStarts();
+    const starts = await waitFor(async () => {
+      const all = await sb.agentStarts();
+      return all.length === 2 && all;
+    }, { what: 'the rerun claude to start' });
     expect(starts.at(-1)?.argv).toEqual(['--resume', conversation, '--settings', expect.stringMatching(/claude-settings\.json$/)]);
   });
 });
