@@ -115,8 +115,12 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
     rmSync(files.socket, { force: true });
     releaseLock(files, process.pid);
   };
+  // Requests wait until adoption, bindings and the initial load are done.
+  let setupDone: () => void = () => {};
+  const ready = new Promise<void>((resolve) => (setupDone = resolve));
   // `down` replies only when everything is gone, so a new `up` can start at once.
   const server = await listenControl(files.socket, async (request) => {
+    await ready;
     if (request.op !== 'down') return supervisor.handle(request);
     await supervisor.handle({ op: 'status' }); // wait for requests in flight
     await supervisor.stopAll();
@@ -148,6 +152,7 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
       for (const error of (result as { errors: string[] }).errors) log(`not loaded: ${error}`);
     }
     log(`fleet up in tmux session '${sessionName}' (control socket ${files.socket})`);
+    setupDone();
   } catch (error) {
     await closeServer();
     throw error;
