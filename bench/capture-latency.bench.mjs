@@ -41,7 +41,7 @@ async function measure(tmp) {
 
   const ns = installNamespace(join(tmp, 'root'), { pid: process.pid });
   // Tasks 1..total are fresh claude tasks (one new file each); task 0 is a claude task whose
-  // file is rewritten (/clear); task -- total+1 is a codex task whose file gets appended to.
+  // file is rewritten (/clear); task total+1 is a codex task whose file gets appended to.
   const codexTask = total + 1;
   const evidence = (taskId) => ({
     harness: taskId === codexTask ? 'codex' : 'claude',

@@ -16,6 +16,7 @@ import {
   type Stats,
 } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
+import { FleetError } from '../errors.js';
 import {
   CLAUDE_SETTINGS,
   CLAUDE_SETTINGS_FILE,
@@ -25,15 +26,13 @@ import {
   CODEX_NOTIFY_SCRIPT,
 } from './assets.js';
 
-/** Install or removal refused or failed. `exitCode` 1 like every other fleetcom failure. */
-export class CaptureSetupError extends Error {
-  readonly exitCode = 1;
+/** Install or removal refused or failed (exit code 1), naming the path and the reason. */
+export class CaptureSetupError extends FleetError {
   constructor(
     readonly path: string,
     readonly reason: string,
   ) {
     super(`capture namespace: ${path} ${reason}`);
-    this.name = 'CaptureSetupError';
   }
 }
 

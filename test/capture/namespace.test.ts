@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { isMainThread } from 'node:worker_threads';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CLAUDE_SETTINGS, CODEX_NOTIFY_SCRIPT } from '../../src/capture/assets.js';
+import { FleetError } from '../../src/errors.js';
 import {
   CaptureSetupError,
   capturePath,
@@ -184,6 +185,7 @@ describe('installNamespace', () => {
     expect(error).toBeInstanceOf(CaptureSetupError);
     expect((error as Error).message).toContain(root);
     expect((error as Error).message).toMatch(reason);
+    expect(error).toBeInstanceOf(FleetError);
     expect((error as CaptureSetupError).exitCode).toBe(1);
     expect(snapshot(tmp)).toEqual(before);
   });
