@@ -231,13 +231,21 @@ export class Supervisor {
     const now = this.deps.now();
     const current = this.currentIds(now);
     const everHeld = new Set([...this.tasks.values()].flatMap((t) => t.everHeld));
-    return [...this.tasks.values()].map((task) => {
+    const correlated = new Map<number, string>();
+    for (const task of this.tasks.values()) {
       const evidence = evidenceOf(task);
-      let id = current.get(task.id)?.id ?? null;
-      if (evidence && id === null) {
-        const heldByOthers = new Set([...current].filter(([other, r]) => other !== task.id && r).map(([, r]) => r!.id));
-        id = resolveId(evidence, { now, correlate: true, heldByOthers, everHeld })?.id ?? null;
-      }
+      if (!evidence || current.get(task.id)) continue;
+      const heldByOthers = new Set([...current].filter(([other, r]) => other !== task.id && r).map(([, r]) => r!.id));
+      const id = resolveId(evidence, { now, correlate: true, heldByOthers, everHeld })?.id;
+      if (id) correlated.set(task.id, id);
+    }
+    // One store entry matched by two tasks (say two codex in one directory, one of which
+    // talked) is ambiguous for both: neither may resume a conversation that may be the other's.
+    const claims = [...correlated.values()];
+    const shared = (id: string) => claims.indexOf(id) !== claims.lastIndexOf(id);
+    return [...this.tasks.values()].map((task) => {
+      const viaStore = correlated.get(task.id);
+      const id = current.get(task.id)?.id ?? (viaStore && !shared(viaStore) ? viaStore : null);
       return { cwd: task.cwd, cmd: rewriteCommand(task.command, id), name: task.name, group: task.group };
     });
   }
