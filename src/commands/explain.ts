@@ -63,7 +63,7 @@ export function explainCommand(
     });
     shell = command + plan.suffix;
     env = plan.env;
-    pinnedId = plan.pinnedId;
+    pinnedId = detection.form === 'bare' ? plan.pinnedId : null; // a resume form's id is its targetId
     if (route.kind === 'opaque') notes.push(`codex notify route is opaque (${route.reason}): no capture, exit hints and store correlation still apply`);
     if (detection.harness !== 'codex') route = null;
   }
