@@ -1,0 +1,214 @@
+// A mock of the two model APIs on 127.0.0.1, just rich enough for one real turn of each client:
+//   claude: POST /v1/messages (SSE when `stream`, JSON otherwise), POST /v1/messages/count_tokens
+//   codex:  POST /v1/responses (SSE), GET /v1/models
+// Every request is recorded (method, path, parsed body) so tests can see what a client asked.
+// Anything else gets a 404 in the API's error shape; nothing is ever proxied anywhere.
+//
+//   const api = await startMockApi();
+//   env.ANTHROPIC_BASE_URL = api.url;           // http://127.0.0.1:PORT
+//   codex: base_url = `${api.url}/v1`, wire_api = "responses"
+//   await api.close();
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export const MOCK_MODEL = 'mock-model';
+/** Every reply starts with this, so a test can wait for it on screen. */
+export const REPLY_MARK = 'fleetcom-mock-reply';
+const TITLE_REPLY = 'Mock task title';
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  /** The parsed JSON body, or null for none or non-JSON. */
+  body: unknown;
+  at: number;
+}
+
+export interface MockApi {
+  /** `http://127.0.0.1:PORT` (no trailing slash, no `/v1`). */
+  url: string;
+  port: number;
+  requests: RecordedRequest[];
+  /** The text the mock answered with, in order (both APIs). */
+  replies: string[];
+  close(): Promise<void>;
+}
+
+export async function startMockApi(): Promise<MockApi> {
+  const requests: RecordedRequest[] = [];
+  const replies: string[] = [];
+  let turn = 0;
+  const nextReply = (input: string): string => {
+    // codex asks a second thread for a title after the first turn: answer it like a title.
+    const text = /task title/i.test(input) ? TITLE_REPLY : `${REPLY_MARK} ${++turn}`;
+    replies.push(text);
+    return text;
+  };
+  const server = createServer((req, res) => {
+    readBody(req).then(
+      (raw) => {
+        const body = parseJson(raw);
+        const path = (req.url ?? '/').split('?')[0] ?? '/';
+        requests.push({ method: req.method ?? 'GET', path, body, at: Date.now() });
+        route(req.method ?? 'GET', path, body, res, nextReply);
+      },
+      () => res.destroy(),
+    );
+  });
+  server.keepAliveTimeout = 1_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    requests,
+    replies,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+function route(method: string, path: string, body: unknown, res: ServerResponse, nextReply: (input: string) => string): void {
+  if (method === 'POST' && path === '/v1/messages') return anthropicMessage(body, res, nextReply);
+  if (method === 'POST' && path === '/v1/messages/count_tokens') return json(res, 200, { input_tokens: 12 });
+  if (method === 'POST' && path === '/v1/responses') return openaiResponse(body, res, nextReply);
+  if (method === 'GET' && path === '/v1/models') {
+    return json(res, 200, { object: 'list', data: [{ id: MOCK_MODEL, object: 'model', created: 0, owned_by: 'fleetcom' }], models: [] });
+  }
+  json(res, 404, { type: 'error', error: { type: 'not_found_error', message: `mock API: no ${method} ${path}` } });
+}
+
+// ---- Anthropic Messages -------------------------------------------------------------------
+
+function anthropicMessage(body: unknown, res: ServerResponse, nextReply: (input: string) => string): void {
+  const b = asRecord(body);
+  const model = typeof b.model === 'string' ? b.model : MOCK_MODEL;
+  const text = nextReply(lastUserText(b.messages));
+  const id = `msg_mock_${Date.now().toString(36)}`;
+  const usage = { input_tokens: 12, output_tokens: 6, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+  if (b.stream !== true) {
+    json(res, 200, {
+      id, type: 'message', role: 'assistant', model, content: [{ type: 'text', text }],
+      stop_reason: 'end_turn', stop_sequence: null, usage,
+    });
+    return;
+  }
+  const sse = startSse(res, { 'request-id': `req_${id}` });
+  sse('message_start', {
+    type: 'message_start',
+    message: { id, type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: 1 } },
+  });
+  sse('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } });
+  sse('ping', { type: 'ping' });
+  sse('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text } });
+  sse('content_block_stop', { type: 'content_block_stop', index: 0 });
+  sse('message_delta', { type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: 6 } });
+  sse('message_stop', { type: 'message_stop' });
+  res.end();
+}
+
+/** The text of the last user message (string content or text blocks). */
+function lastUserText(messages: unknown): string {
+  if (!Array.isArray(messages)) return '';
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = asRecord(messages[i]);
+    if (m.role !== 'user') continue;
+    if (typeof m.content === 'string') return m.content;
+    if (Array.isArray(m.content)) return m.content.map((c) => String(asRecord(c).text ?? '')).join('\n');
+  }
+  return '';
+}
+
+// ---- OpenAI Responses ---------------------------------------------------------------------
+
+function openaiResponse(body: unknown, res: ServerResponse, nextReply: (input: string) => string): void {
+  const b = asRecord(body);
+  const model = typeof b.model === 'string' ? b.model : MOCK_MODEL;
+  const text = nextReply(responsesInputText(b.input));
+  const stamp = Date.now().toString(36);
+  const respId = `resp_mock_${stamp}`;
+  const itemId = `msg_mock_${stamp}`;
+  const created = Math.floor(Date.now() / 1000);
+  const response = (status: string, output: unknown[], usage: unknown) => ({
+    id: respId, object: 'response', created_at: created, status, model, output, usage,
+    error: null, incomplete_details: null, instructions: null, metadata: {},
+  });
+  const done = { id: itemId, type: 'message', status: 'completed', role: 'assistant', content: [{ type: 'output_text', text, annotations: [] }] };
+  const usage = {
+    input_tokens: 12, input_tokens_details: { cached_tokens: 0 },
+    output_tokens: 6, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 18,
+  };
+  const sse = startSse(res, { 'x-request-id': `req_${stamp}` });
+  let seq = 0;
+  const send = (type: string, data: Record<string, unknown>) => sse(type, { type, sequence_number: seq++, ...data });
+  send('response.created', { response: response('in_progress', [], null) });
+  send('response.in_progress', { response: response('in_progress', [], null) });
+  send('response.output_item.added', { output_index: 0, item: { ...done, status: 'in_progress', content: [] } });
+  send('response.content_part.added', { item_id: itemId, output_index: 0, content_index: 0, part: { type: 'output_text', text: '', annotations: [] } });
+  send('response.output_text.delta', { item_id: itemId, output_index: 0, content_index: 0, delta: text });
+  send('response.output_text.done', { item_id: itemId, output_index: 0, content_index: 0, text });
+  send('response.content_part.done', { item_id: itemId, output_index: 0, content_index: 0, part: { type: 'output_text', text, annotations: [] } });
+  send('response.output_item.done', { output_index: 0, item: done });
+  send('response.completed', { response: response('completed', [done], usage) });
+  res.end();
+}
+
+/** All the text of a Responses `input` (a string, or items with string or part content). */
+function responsesInputText(input: unknown): string {
+  if (typeof input === 'string') return input;
+  if (!Array.isArray(input)) return '';
+  return input
+    .map((item) => {
+      const content = asRecord(item).content;
+      if (typeof content === 'string') return content;
+      return Array.isArray(content) ? content.map((c) => String(asRecord(c).text ?? '')).join('\n') : '';
+    })
+    .join('\n');
+}
+
+// ---- HTTP plumbing ------------------------------------------------------------------------
+
+function startSse(res: ServerResponse, headers: Record<string, string>): (event: string, data: unknown) => void {
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive', ...headers });
+  return (event, data) => {
+    res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+  };
+}
+
+function json(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size <= 16 * 1024 * 1024) chunks.push(c);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function parseJson(raw: string): unknown {
+  if (raw === '') return null;
+  try {
+    return JSON.parse(raw) as unknown;
+  } catch {
+    return null;
+  }
+}
+
+function asRecord(v: unknown): Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+}
