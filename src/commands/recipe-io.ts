@@ -15,6 +15,11 @@ export function sessionDirOf(deps: Deps): string {
 
 /** The recipe's tasks with directories expanded; missing directories are skipped, with a message. */
 export async function readSessionTasks(arg: string, deps: Deps): Promise<RecipeTask[]> {
+  return (await readSession(arg, deps)).tasks;
+}
+
+/** readSessionTasks, with the session's name and file. */
+export async function readSession(arg: string, deps: Deps): Promise<{ name: string; file: string; tasks: RecipeTask[] }> {
   const home = callerHome(deps);
   const file = resolveSession(arg, { sessionDir: sessionDirOf(deps), home, cwd: deps.cwd });
   const recipe = await readRecipeFile(file);
@@ -27,7 +32,7 @@ export async function readSessionTasks(arg: string, deps: Deps): Promise<RecipeT
     }
     for (const entry of entries) tasks.push({ cwd, cmd: entry.cmd, name: entry.name, group: entry.group });
   }
-  return tasks;
+  return { name: recipe.name, file, tasks };
 }
 
 function isDirectory(path: string): boolean {

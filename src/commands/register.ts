@@ -4,6 +4,9 @@ import type { Dispatch } from '../cli.js';
 import type { Deps } from '../deps.js';
 import { runExplain } from './explain.js';
 import { runKeys } from './keys.js';
+import { runLoad, runRecover } from './load.js';
+import { runSave } from './save.js';
+import { runSessions } from './sessions.js';
 import { runDown, runLabel, runLs, runPaneDied, runRerun, runRun, runSimple } from './tasks.js';
 import { runUp } from './up.js';
 
@@ -79,6 +82,36 @@ export function registerCommands(program: Command, deps: Deps, dispatch: Dispatc
     .argument('<group>', 'the group (empty clears it)')
     .addHelpText('after', example('  fleetcom group 3 backend'))
     .action((task: string, group: string) => dispatch(() => runLabel('group', task, group, deps)));
+
+  program
+    .command('save')
+    .description('save the fleet as a session file, agents as their resume commands (works from any shell)')
+    .argument('[name]', 'the session name (its file goes in the session directory)')
+    .option('--output <file>', 'write the session file here instead')
+    .option('--stdout', 'print the session file instead of writing it')
+    .addHelpText('after', example('  fleetcom save work\n  fleetcom save --output ./fleet.json\n  fleetcom save --stdout'))
+    .action((name: string | undefined, opts) => dispatch(() => runSave(name, opts, deps)));
+
+  program
+    .command('load')
+    .description("spawn a saved session's tasks into the running fleet, with this shell's environment")
+    .argument('<session>', 'a session name, or a path (/…, ./…, ../…, ~…, ….json)')
+    .addHelpText('after', example('  fleetcom load work\n  fleetcom load ./fleet.json'))
+    .action((session: string) => dispatch(() => runLoad(session, deps)));
+
+  program
+    .command('sessions')
+    .description('list saved sessions and recovery snapshots, newest first')
+    .option('--json', 'print one JSON document')
+    .addHelpText('after', example('  fleetcom sessions\n  fleetcom sessions --json'))
+    .action((opts) => dispatch(() => runSessions(opts, deps)));
+
+  program
+    .command('recover')
+    .description('load the newest recovery snapshot not written by the running fleet (or the one named)')
+    .argument('[snapshot]', 'a snapshot as listed by fleetcom sessions, or a path')
+    .addHelpText('after', example('  fleetcom recover\n  fleetcom recover 20261129-193005-4242'))
+    .action((snapshot: string | undefined) => dispatch(() => runRecover(snapshot, deps)));
 
   program
     .command('down')

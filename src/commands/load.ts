@@ -1,0 +1,52 @@
+// `fleetcom load SESSION` and `fleetcom recover [SNAPSHOT]`: this process reads the file and
+// resolves its directories (a malformed file fails here, before anything spawns); the
+// supervisor spawns the tasks with the caller's environment.
+import path from 'node:path';
+import { z } from 'zod';
+import type { Deps } from '../deps.js';
+import { FleetError } from '../errors.js';
+import { newestForeignSnapshot } from '../fleet/recovery-choice.js';
+import { isSessionPath, listSessions, parseRecoveryFileName, recoveryDir } from '../sessions/index.js';
+import { ask, callerEnv } from './ask.js';
+import { readSession, sessionDirOf } from './recipe-io.js';
+
+const loadReply = z.object({ ids: z.array(z.number()), errors: z.array(z.string()) });
+
+export async function runLoad(session: string, deps: Deps): Promise<number> {
+  return loadInto(session, deps);
+}
+
+/**
+ * SNAPSHOT: a path as for SESSION; a name that is a snapshot's (`20261129-193005-4242`, as
+ * `sessions` lists it) is looked up in the recovery dir; any other name is a saved session.
+ */
+export function snapshotArg(arg: string, sessionDir: string): string {
+  if (isSessionPath(arg) || parseRecoveryFileName(`${arg}.json`) === null) return arg;
+  return path.join(recoveryDir(sessionDir), `${arg}.json`);
+}
+
+export async function runRecover(snapshot: string | undefined, deps: Deps): Promise<number> {
+  const dir = sessionDirOf(deps);
+  if (snapshot !== undefined) return loadInto(snapshotArg(snapshot, dir), deps);
+  const status = (await ask(deps, { op: 'status' })) as { pid?: number };
+  const { recovery } = await listSessions(dir);
+  for (const entry of recovery) {
+    if (entry.error !== null) deps.stderr.write(`skipping an unreadable snapshot: ${entry.error}\n`);
+  }
+  const chosen = newestForeignSnapshot(recovery, status.pid ?? null);
+  if (chosen === null) {
+    throw new FleetError(`no recovery snapshot to load in ${recoveryDir(dir)} (other than the running fleet's own)`);
+  }
+  deps.stderr.write(`recovering ${chosen.file}\n`);
+  return loadInto(chosen.file, deps);
+}
+
+async function loadInto(arg: string, deps: Deps): Promise<number> {
+  const session = await readSession(arg, deps);
+  const reply = loadReply.safeParse(await ask(deps, { op: 'load', tasks: session.tasks, env: callerEnv(deps) }));
+  if (!reply.success) throw new FleetError('the supervisor sent an unreadable load reply');
+  const result = reply.data;
+  for (const error of result.errors) deps.stderr.write(`not loaded: ${error}\n`);
+  deps.stderr.write(`loaded '${session.name}': ${result.ids.length} task(s)\n`);
+  return result.errors.length > 0 ? 1 : 0;
+}

@@ -1,0 +1,71 @@
+// `fleetcom save NAME` from any shell: the supervisor turns its tasks into recipe entries
+// (agents as resume commands, contract sections 6-8); this process writes the file, with paths
+// resolved against the caller's HOME and cwd (product.md §5).
+import { z } from 'zod';
+import { recipeTaskSchema, type RecipeTask } from '../control/protocol.js';
+import type { Deps } from '../deps.js';
+import { FleetError, UsageError } from '../errors.js';
+import { fleetRecipe } from '../fleet/fleet-recipe.js';
+import { detect } from '../harness/index.js';
+import {
+  countTasks,
+  expandDir,
+  normalizeSessionName,
+  saveNamed,
+  serializeRecipe,
+  writeRecipeAtomic,
+  type Recipe,
+} from '../sessions/index.js';
+import { ask } from './ask.js';
+import { callerHome, sessionDirOf } from './recipe-io.js';
+
+export interface SaveOptions {
+  output?: string;
+  stdout?: boolean;
+}
+
+/** The name a save without NAME gets: the --output file's stem, else `fleet`. */
+function defaultName(opts: SaveOptions): string {
+  if (opts.output === undefined) return 'fleet';
+  const base = opts.output.replace(/\/+$/, '').split('/').at(-1) ?? '';
+  return base.replace(/\.json$/i, '') || 'fleet';
+}
+
+/** Entries stored as the canonical resume command of an agent. */
+export function countResumable(recipe: Recipe): number {
+  let n = 0;
+  for (const entries of recipe.dirs.values()) for (const entry of entries) if (detect(entry.cmd).form === 'resume') n += 1;
+  return n;
+}
+
+export function savedMessage(recipe: Recipe): string {
+  return `saved '${recipe.name}': ${countTasks(recipe)} command(s) (${countResumable(recipe)} resumable)\n`;
+}
+
+export async function runSave(nameArg: string | undefined, opts: SaveOptions, deps: Deps): Promise<number> {
+  if (opts.output !== undefined && opts.stdout) throw new UsageError('save takes --output FILE or --stdout, not both');
+  if (nameArg === undefined && opts.output === undefined && !opts.stdout) throw new UsageError('save needs a session NAME');
+  const name = normalizeSessionName(nameArg ?? defaultName(opts));
+  if (name === '') throw new UsageError('a session name must not be empty');
+  if (opts.output !== undefined && opts.output.trim() === '') throw new UsageError('--output needs a file name');
+
+  const recipe = fleetRecipe(name, await fleetTasks(deps));
+  const home = callerHome(deps);
+  if (opts.stdout) {
+    deps.stdout.write(serializeRecipe(recipe, home));
+  } else if (opts.output !== undefined) {
+    await writeRecipeAtomic(expandDir(opts.output, home, deps.cwd), serializeRecipe(recipe, home));
+  } else {
+    await saveNamed(sessionDirOf(deps), name, recipe, home);
+  }
+  deps.stderr.write(savedMessage(recipe));
+  return 0;
+}
+
+const tasksSchema = z.array(recipeTaskSchema);
+
+async function fleetTasks(deps: Deps): Promise<RecipeTask[]> {
+  const reply = tasksSchema.safeParse(await ask(deps, { op: 'save' }));
+  if (!reply.success) throw new FleetError('the supervisor sent an unreadable save reply');
+  return reply.data;
+}
