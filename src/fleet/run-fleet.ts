@@ -9,6 +9,7 @@ import { capturePath, installNamespace, removeNamespace } from '../capture/names
 import { watchCaptures, type CaptureWatcher } from '../capture/watcher.js';
 import { listenControl } from '../control/server.js';
 import type { RecipeTask } from '../control/protocol.js';
+import { startDashboard, type Dashboard } from '../dashboard/terminal.js';
 import type { Deps } from '../deps.js';
 import { FleetError } from '../errors.js';
 import { runtimeDir, runtimeFiles, type RuntimeFiles } from '../paths.js';
@@ -54,7 +55,12 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
   ensureSafeDir(files.dir);
   await acquireLock(files, process.pid);
   const [sessionId = '', sessionName = ''] = (await displayMessage(tmux, pane, '#{session_id}\t#{session_name}')).split('\t');
-  const log = (line: string) => deps.stderr.write(`${new Date(deps.now()).toISOString().slice(11, 19)} ${line}\n`);
+  let dashboard: Dashboard | null = null;
+  const log = (line: string) => {
+    const stamped = `${new Date(deps.now()).toISOString().slice(11, 19)} ${line}`;
+    if (dashboard) dashboard.log(stamped);
+    else deps.stderr.write(`${stamped}\n`);
+  };
   const cli = cliPaths();
   const root = captureRoot({ env, sessionDir: sessionDir(env, homedir()) });
   const watchers = new Map<string, CaptureWatcher>();
@@ -73,6 +79,7 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
     onChange: () => {
       void watchNamespaces();
       dropIdleNamespaces();
+      dashboard?.changed();
     },
   });
 
@@ -118,15 +125,20 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
   // Requests wait until adoption, bindings and the initial load are done.
   let setupDone: () => void = () => {};
   const ready = new Promise<void>((resolve) => (setupDone = resolve));
-  // `down` replies only when everything is gone, so a new `up` can start at once.
-  const server = await listenControl(files.socket, async (request) => {
-    await ready;
-    if (request.op !== 'down') return supervisor.handle(request);
+  // `down` (from the CLI or the dashboard's Q) resolves only when everything is gone, so a new
+  // `up` can start at once.
+  let goingDown: Promise<void> | null = null;
+  const down = () => (goingDown ??= (async () => {
     await supervisor.handle({ op: 'status' }); // wait for requests in flight
     await supervisor.stopAll();
     await tearDown(tmux, files, supervisor, opts.rerunKey, log);
     await closeServer();
     setImmediate(() => stop({ down: true, code: 0 }));
+  })());
+  const server = await listenControl(files.socket, async (request) => {
+    await ready;
+    if (request.op !== 'down') return supervisor.handle(request);
+    await down();
     return null;
   });
   let timer: NodeJS.Timeout | undefined;
@@ -166,10 +178,21 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
   const signals: NodeJS.Signals[] = ['SIGTERM', 'SIGHUP', 'SIGINT'];
   for (const s of signals) process.on(s, onSignal);
 
-  const { down, code } = await stopped;
+  if (!opts.headless && process.stdin.isTTY) {
+    const home = env.HOME || homedir();
+    dashboard = startDashboard({
+      input: process.stdin, output: process.stdout, stderr: deps.stderr, tmux, sessionId, pane,
+      fleet: { tasks: () => supervisor.tasks.values(), handle: (request) => supervisor.handle(request) },
+      quit: down, env, cwd: deps.cwd, home, sessionDir: sessionDir(env, home), scratchDir: files.dir, now: deps.now, log,
+    });
+  }
+
+  const result = await stopped;
   for (const s of signals) process.off(s, onSignal);
-  if (!down) await closeServer();
-  return code;
+  dashboard?.close();
+  dashboard = null;
+  if (!result.down) await closeServer();
+  return result.code;
 }
 
 /** `down` only: bindings restored, namespaces and state.json removed (tasks already stopped). */

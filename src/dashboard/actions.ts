@@ -1,0 +1,143 @@
+// Carrying out the dashboard's actions: supervisor requests, tmux calls and session files.
+// Each returns the text for the status line (or the load choices for `o`).
+import { rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { readSessionTasks } from '../commands/recipe-io.js';
+import type { RecipeTask, Request } from '../control/protocol.js';
+import type { Deps } from '../deps.js';
+import type { Task } from '../fleet/task.js';
+import { quoteShell } from '../harness/index.js';
+import { listSessions, saveNamed, type Recipe, type RecipeEntry } from '../sessions/index.js';
+import type { TmuxRun } from '../tmux/runner.js';
+import { capturePanes, displayPopup, lastWindow } from '../tmux/screens.js';
+import { displayMessage } from '../tmux/sessions.js';
+import { selectWindow } from '../tmux/windows.js';
+import { fit } from './cells.js';
+import type { Action } from './keys.js';
+import type { LoadChoice } from './model.js';
+import { formatAge } from './view.js';
+
+export interface ActionDeps {
+  tmux: TmuxRun;
+  /** The fleet's tmux session id and the dashboard's own pane. */
+  sessionId: string;
+  pane: string;
+  fleet: { tasks: () => Iterable<Task>; handle: (request: Request) => Promise<unknown> };
+  /** The `down` path; resolves when the fleet is gone. */
+  quit: () => Promise<void>;
+  /** The supervisor's environment, cwd (the fleet's directory) and HOME. */
+  env: Record<string, string>;
+  cwd: string;
+  home: string;
+  sessionDir: string;
+  /** A private (0700) directory for peek files. */
+  scratchDir: string;
+  now: () => number;
+  log: (line: string) => void;
+}
+
+export type Outcome = { status: string } | { choices: LoadChoice[] };
+
+export async function perform(action: Action, deps: ActionDeps): Promise<Outcome> {
+  const task = 'id' in action ? [...deps.fleet.tasks()].find((t) => t.id === action.id) : undefined;
+  const ref = 'id' in action ? String(action.id) : '';
+  switch (action.kind) {
+    case 'select-window':
+      if (task) await selectWindow(deps.tmux, task.windowId);
+      return { status: '' };
+    case 'peek':
+      return { status: task ? await peek(task, deps) : '' };
+    case 'run': {
+      const { id } = (await deps.fleet.handle({ op: 'run', command: action.command, cwd: deps.cwd, env: deps.env, name: null, group: null })) as { id: number };
+      return { status: `started task ${id}` };
+    }
+    case 'rerun':
+      await deps.fleet.handle({ op: 'rerun', task: ref });
+      return { status: `task ${ref} rerun` };
+    case 'kill':
+      await deps.fleet.handle({ op: 'kill', task: ref });
+      return { status: `task ${ref} stopped` };
+    case 'rm':
+      await deps.fleet.handle({ op: 'rm', task: ref });
+      return { status: `task ${ref} removed` };
+    case 'tag':
+      await deps.fleet.handle({ op: 'tag', task: ref });
+      return { status: `task ${ref} ${task?.tagged ? 'tagged in use' : 'untagged'}` };
+    case 'rename':
+      await deps.fleet.handle({ op: 'rename', task: ref, name: action.name });
+      return { status: action.name ? `task ${ref} renamed ${action.name}` : `task ${ref}: name cleared` };
+    case 'group':
+      await deps.fleet.handle({ op: 'group', task: ref, group: action.group });
+      return { status: action.group ? `task ${ref} in group ${action.group}` : `task ${ref}: group cleared` };
+    case 'save':
+      return { status: await save(action.name, deps) };
+    case 'list-sessions':
+      return { choices: await loadChoices(deps) };
+    case 'load':
+      return { status: await load(action.choice, deps) };
+    case 'last-window':
+      await lastWindow(deps.tmux, deps.sessionId);
+      return { status: '' };
+    case 'quit':
+      await deps.quit();
+      return { status: 'fleet down' };
+  }
+}
+
+/** The recipe of `fleetcom save`: the supervisor's entries by directory, in task order. */
+export function recipeOf(name: string, tasks: readonly RecipeTask[]): Recipe {
+  const dirs = new Map<string, RecipeEntry[]>();
+  for (const t of tasks) dirs.set(t.cwd, [...(dirs.get(t.cwd) ?? []), { cmd: t.cmd, name: t.name, group: t.group }]);
+  return { name, dirs };
+}
+
+async function save(name: string, deps: ActionDeps): Promise<string> {
+  const tasks = (await deps.fleet.handle({ op: 'save' })) as RecipeTask[];
+  const saved = await saveNamed(deps.sessionDir, name, recipeOf(name, tasks), deps.home);
+  return `saved ${tasks.length} task(s) as '${name}' in ${saved.file}`;
+}
+
+async function loadChoices(deps: ActionDeps): Promise<LoadChoice[]> {
+  const { saved, recovery } = await listSessions(deps.sessionDir);
+  const ago = (d: Date) => formatAge(deps.now() - d.getTime());
+  const count = (n: number | null, error: string | null) => (n === null ? `unreadable: ${error ?? ''}` : `${n} task(s)`);
+  return [
+    ...saved.map((s) => ({ label: `${s.name}   ${count(s.tasks, s.error)} · saved ${ago(s.modified)} ago`, file: s.file })),
+    ...recovery.map((r) => ({ label: `${r.label}   ${count(r.tasks, r.error)} · recovery snapshot${r.closed ? ' (closed)' : ''}`, file: r.file })),
+  ];
+}
+
+async function load(choice: LoadChoice, deps: ActionDeps): Promise<string> {
+  const skipped: string[] = [];
+  const cliDeps: Deps = {
+    env: { ...deps.env, HOME: deps.home }, cwd: deps.cwd, now: deps.now,
+    stdout: { write: () => true }, stderr: { write: (text: string) => skipped.push(text.trim()) },
+  };
+  const tasks = await readSessionTasks(choice.file, cliDeps);
+  const result = (await deps.fleet.handle({ op: 'load', tasks, env: deps.env })) as { ids: number[]; errors: string[] };
+  for (const line of [...skipped, ...result.errors]) deps.log(`load: ${line}`);
+  const problems = skipped.length + result.errors.length;
+  return `loaded ${result.ids.length} task(s) from ${path.basename(choice.file)}${problems ? ` (${problems} problem(s), see the log)` : ''}`;
+}
+
+/** A popup over the dashboard showing the task's screen as it is now; any key closes it. */
+async function peek(task: Task, deps: ActionDeps): Promise<string> {
+  const size = await displayMessage(deps.tmux, deps.pane, '#{window_width} #{window_height}');
+  const [width = 80, height = 24] = size.split(' ').map(Number);
+  const screen = (await capturePanes(deps.tmux, [task.paneId])).get(task.paneId) ?? '';
+  const inner = { w: Math.max(10, width - 4), h: Math.max(3, height - 4) };
+  const lines = screen.split('\n').slice(-inner.h).map((l) => fit(l, inner.w).trimEnd());
+  const file = path.join(deps.scratchDir, `peek-${task.id}-${process.pid}.txt`);
+  writeFileSync(file, `${lines.join('\n')}`, { mode: 0o600 });
+  const q = quoteShell(file);
+  try {
+    await displayPopup(deps.tmux, {
+      target: deps.pane, width: inner.w + 2, height: inner.h + 2, title: ` task ${task.id}: ${task.name ?? task.command} `,
+      command: `printf '\\033[?25l'; cat ${q}; rm -f ${q}; stty -icanon -echo; dd bs=1 count=1 >/dev/null 2>&1`,
+    });
+  } catch (error) {
+    rmSync(file, { force: true });
+    throw error;
+  }
+  return '';
+}

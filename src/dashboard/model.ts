@@ -1,0 +1,140 @@
+// What the dashboard shows, as plain data: one Row per task, the grouping of rows into
+// sections, the finder's filter, and the UI state the keys change. Pure.
+import { labelOf, taskState, type Task, type TaskState } from '../fleet/task.js';
+import { abbreviateDir } from '../sessions/names.js';
+import { UNASSIGNED_GROUP } from '../sessions/recipe.js';
+
+export interface Row {
+  id: number;
+  run: number;
+  state: TaskState;
+  exitStatus: number | null;
+  tagged: boolean;
+  /** Name, else command. */
+  label: string;
+  name: string | null;
+  command: string;
+  group: string | null;
+  cwd: string;
+  /** The task's latest non-blank output line ('' when none is known yet). */
+  line: string;
+  /** ms since the last output (running, idle) or since the exit (exited). */
+  ageMs: number;
+  windowId: string;
+  paneId: string;
+}
+
+export type Grouping = 'state' | 'directory' | 'group';
+export const GROUPINGS: readonly Grouping[] = ['state', 'directory', 'group'];
+
+/** A saved session or recovery snapshot offered by `o`. */
+export interface LoadChoice {
+  label: string;
+  file: string;
+}
+
+export type Mode =
+  | { kind: 'list' }
+  | { kind: 'prompt'; purpose: 'new' | 'rename' | 'group' | 'save'; text: string; taskId: number | null }
+  | { kind: 'find'; text: string; restore: { selected: number | null; index: number } }
+  | { kind: 'confirm-quit' }
+  | { kind: 'help' }
+  | { kind: 'load'; choices: LoadChoice[]; index: number };
+
+export interface Ui {
+  /** The selected task's id, and its place in the list when it was selected. */
+  selected: number | null;
+  index: number;
+  grouping: Grouping;
+  mode: Mode;
+  /** The result of the last action, or the latest log line. */
+  status: string;
+  /** First body line shown (kept by the loop so scrolling is stable). */
+  scroll: number;
+}
+
+export const initialUi: Ui = { selected: null, index: 0, grouping: 'state', mode: { kind: 'list' }, status: '', scroll: 0 };
+
+export interface Section {
+  title: string;
+  rows: Row[];
+}
+
+/** Pure: a task and what the loop knows of its screen → its row. */
+export function rowOf(task: Task, now: number, line: string): Row {
+  const state = taskState(task, now);
+  return {
+    id: task.id,
+    run: task.run,
+    state,
+    exitStatus: task.exitStatus,
+    tagged: task.tagged,
+    label: labelOf(task),
+    name: task.name,
+    command: task.command,
+    group: task.group,
+    cwd: task.cwd,
+    line,
+    ageMs: Math.max(0, now - (state === 'exited' && task.endedAt !== null ? task.endedAt : task.lastOutputAt)),
+    windowId: task.windowId,
+    paneId: task.paneId,
+  };
+}
+
+/** The latest non-blank line of a pane's screen, never tmux's `Pane is dead` notice. */
+export function latestLine(screen: string): string {
+  const lines = screen.split('\n');
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const line = (lines[i] ?? '').trim();
+    if (line !== '' && !/^Pane is dead\b/.test(line)) return line;
+  }
+  return '';
+}
+
+export function glyphOf(row: Pick<Row, 'state' | 'exitStatus'>): string {
+  if (row.state === 'exited') return row.exitStatus === 0 ? '✓' : '✗';
+  return row.state === 'idle' ? '∙' : '✻';
+}
+
+export function matches(row: Row, text: string): boolean {
+  const needle = text.toLowerCase();
+  return [row.name, row.command, row.group].some((v) => v !== null && v.toLowerCase().includes(needle));
+}
+
+/** Rows (in id order) into titled sections by the grouping; empty sections are left out. */
+export function sections(rows: readonly Row[], grouping: Grouping, home: string): Section[] {
+  const sorted = [...rows].sort((a, b) => a.id - b.id);
+  const by = (key: (r: Row) => string, order?: string[]): Section[] => {
+    const map = new Map<string, Row[]>(order?.map((k) => [k, []]));
+    for (const row of sorted) {
+      const k = key(row);
+      map.set(k, [...(map.get(k) ?? []), row]);
+    }
+    return [...map].filter(([, rs]) => rs.length > 0).map(([title, rs]) => ({ title, rows: rs }));
+  };
+  if (grouping === 'state') {
+    const stateTitle = (r: Row) => (r.tagged ? 'In use' : r.state === 'running' ? 'Running' : r.state === 'idle' ? 'Idle' : 'Completed');
+    return by(stateTitle, ['In use', 'Running', 'Idle', 'Completed']);
+  }
+  if (grouping === 'directory') return by((r) => abbreviateDir(r.cwd, home));
+  const groups = by((r) => r.group ?? UNASSIGNED_GROUP);
+  return [...groups.filter((s) => s.title !== UNASSIGNED_GROUP), ...groups.filter((s) => s.title === UNASSIGNED_GROUP)];
+}
+
+/** The sections the list shows now: filtered while the finder is open. */
+export function shownSections(rows: readonly Row[], ui: Ui, home: string): Section[] {
+  const text = ui.mode.kind === 'find' ? ui.mode.text : '';
+  return sections(text === '' ? rows : rows.filter((r) => matches(r, text)), ui.grouping, home);
+}
+
+/** Rows in the order the list shows them. */
+export function displayOrder(rows: readonly Row[], ui: Ui, home: string): Row[] {
+  return shownSections(rows, ui, home).flatMap((s) => s.rows);
+}
+
+/** The selected row: the chosen task if shown, else the one now at its place, else none. */
+export function selectedRow(order: readonly Row[], ui: Ui): Row | null {
+  const chosen = order.find((r) => r.id === ui.selected);
+  if (chosen) return chosen;
+  return order[Math.min(ui.index, order.length - 1)] ?? null;
+}

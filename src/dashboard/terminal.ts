@@ -1,0 +1,192 @@
+// The dashboard's terminal loop, kept thin: raw keys in, the pure view out. It owns the
+// alternate screen while it runs, redraws only lines that changed, refreshes within a second
+// of a fleet change (plus a 1 s tick for ages and idleness), and reads the latest output line
+// of the rows on screen only, one tmux call for all of them.
+import type { Output } from '../deps.js';
+import type { Task } from '../fleet/task.js';
+import { capturePanes } from '../tmux/screens.js';
+import { perform, type ActionDeps } from './actions.js';
+import { decodeKeys } from './input.js';
+import { handleKey, openLoad, type Action } from './keys.js';
+import { initialUi, latestLine, rowOf, type Ui } from './model.js';
+import { render, type LineStyle } from './view.js';
+
+export interface TerminalIn {
+  isTTY?: boolean;
+  setRawMode?(raw: boolean): unknown;
+  setEncoding(encoding: BufferEncoding): unknown;
+  on(event: 'data', listener: (data: string) => void): unknown;
+  off(event: 'data', listener: (data: string) => void): unknown;
+  resume(): unknown;
+  pause(): unknown;
+}
+
+export interface TerminalOut extends Output {
+  columns?: number;
+  rows?: number;
+  on(event: 'resize', listener: () => void): unknown;
+  off(event: 'resize', listener: () => void): unknown;
+}
+
+export interface DashboardDeps extends ActionDeps {
+  input: TerminalIn;
+  output: TerminalOut;
+  /** Where the log lines of the dashboard's life are written once the screen is restored. */
+  stderr: Output;
+}
+
+export interface Dashboard {
+  /** The fleet changed: redraw soon. */
+  changed(): void;
+  /** A log line: shown in the status line, kept for stderr. */
+  log(line: string): void;
+  /** Restores the terminal and prints the log lines kept meanwhile. */
+  close(): void;
+}
+
+const STYLE: Record<LineStyle, [string, string]> = {
+  plain: ['', ''],
+  header: ['\x1b[1m', '\x1b[0m'],
+  title: ['\x1b[1m', '\x1b[0m'],
+  selected: ['\x1b[7m', '\x1b[0m'],
+  status: ['', ''],
+};
+const TICK_MS = 1_000;
+const SOON_MS = 30;
+const KEPT_LOG_LINES = 500;
+/** Lines above the screen read too: a pane made smaller pushes its last output up there. */
+const HISTORY_LINES = 30;
+
+export function startDashboard(deps: DashboardDeps): Dashboard {
+  const { input, output } = deps;
+  let ui: Ui = initialUi;
+  let drawn: string[] = [];
+  let visible: number[] = [];
+  let pending: NodeJS.Timeout | null = null;
+  let capturing = false;
+  let closed = false;
+  const kept: string[] = [];
+  /** Latest output line per task, with the run and whether the task had ended when read. */
+  const lines = new Map<number, { run: number; ended: boolean; line: string }>();
+
+  const tasks = (): Task[] => [...deps.fleet.tasks()];
+  const rows = () => {
+    const now = deps.now();
+    return tasks().map((t) => {
+      const known = lines.get(t.id);
+      return rowOf(t, now, known && known.run === t.run ? known.line : '');
+    });
+  };
+
+  const draw = () => {
+    pending = null;
+    if (closed) return;
+    const width = output.columns ?? 80;
+    const height = output.rows ?? 24;
+    const screen = render({ rows: rows(), ui, home: deps.home, width, height });
+    ui = { ...ui, scroll: screen.scroll };
+    visible = screen.visible;
+    let out = drawn.length !== screen.lines.length ? '\x1b[2J' : '';
+    if (out) drawn = [];
+    screen.lines.forEach((line, i) => {
+      const styled = STYLE[screen.styles[i] ?? 'plain'];
+      const text = `${styled[0]}${line}${styled[1]}`;
+      if (drawn[i] !== text) out += `\x1b[${i + 1};1H${text}`;
+      drawn[i] = text;
+    });
+    if (out) output.write(out);
+  };
+  const soon = () => {
+    if (!pending && !closed) pending = setTimeout(draw, SOON_MS);
+  };
+
+  /** Reads the screens of the visible rows whose line can still change. */
+  const refreshLines = async () => {
+    if (capturing || closed) return;
+    capturing = true;
+    try {
+      const wanted = tasks().filter((t) => visible.includes(t.id)).filter((t) => {
+        const known = lines.get(t.id);
+        return !(known && known.run === t.run && known.ended);
+      });
+      const ended = new Map(wanted.map((t) => [t.id, t.endedAt !== null]));
+      const screens = await capturePanes(deps.tmux, wanted.map((t) => t.paneId), HISTORY_LINES);
+      let changed = false;
+      for (const t of wanted) {
+        const screen = screens.get(t.paneId);
+        if (screen === null || screen === undefined) continue;
+        const line = latestLine(screen);
+        if (lines.get(t.id)?.line !== line) changed = true;
+        lines.set(t.id, { run: t.run, ended: ended.get(t.id) ?? false, line });
+      }
+      if (changed) soon();
+    } catch (error) {
+      ui = { ...ui, status: `could not read the task screens: ${(error as Error).message}` };
+    } finally {
+      capturing = false;
+    }
+  };
+
+  const act = (action: Action) => {
+    perform(action, deps)
+      .then((outcome) => {
+        ui = 'choices' in outcome ? openLoad(ui, outcome.choices) : outcome.status ? { ...ui, status: outcome.status } : ui;
+      })
+      .catch((error: Error) => {
+        ui = { ...ui, status: `error: ${error.message}` };
+      })
+      .finally(soon);
+  };
+
+  const onData = (data: string) => {
+    for (const key of decodeKeys(data)) {
+      const result = handleKey(ui, key, rows(), deps.home);
+      ui = result.ui;
+      if (result.action) act(result.action);
+    }
+    draw();
+  };
+  const onResize = () => {
+    drawn = [];
+    output.write('\x1b[2J');
+    draw();
+  };
+
+  input.setRawMode?.(true);
+  input.setEncoding('utf8');
+  input.on('data', onData);
+  input.resume();
+  output.on('resize', onResize);
+  output.write('\x1b[?1049h\x1b[?25l\x1b[2J');
+  draw();
+  void refreshLines().then(draw);
+  const tick = setInterval(() => {
+    void refreshLines();
+    draw();
+  }, TICK_MS);
+
+  return {
+    changed() {
+      soon();
+      setTimeout(() => void refreshLines(), SOON_MS * 3);
+    },
+    log(line) {
+      kept.push(line);
+      if (kept.length > KEPT_LOG_LINES) kept.shift();
+      ui = { ...ui, status: line };
+      soon();
+    },
+    close() {
+      if (closed) return;
+      closed = true;
+      clearInterval(tick);
+      if (pending) clearTimeout(pending);
+      input.off('data', onData);
+      output.off('resize', onResize);
+      input.setRawMode?.(false);
+      input.pause();
+      output.write('\x1b[0m\x1b[?25h\x1b[?1049l');
+      for (const line of kept) deps.stderr.write(`${line}\n`);
+    },
+  };
+}

@@ -1,0 +1,162 @@
+// The dashboard's screen as a pure function: rows, UI state and the pane's size → exactly
+// `height` lines of exactly `width` cells, with a style per line (the loop turns styles into
+// escape codes; the text itself never holds any).
+//
+//   fleetcom   2 running · 1 idle · 3 done                      by state · ? help
+//   Running (2)
+//   › ✻◆ claude          ● Edited src/api.ts                          3s
+//     ✻  npm run dev     ready in 412 ms                              1m
+import { cellWidth, fit, fitRight } from './cells.js';
+import { glyphOf, shownSections, selectedRow, type Mode, type Row, type Ui } from './model.js';
+
+export type LineStyle = 'plain' | 'header' | 'title' | 'selected' | 'status';
+
+export interface Frame {
+  rows: readonly Row[];
+  ui: Ui;
+  /** HOME, for `~` in directory titles. */
+  home: string;
+  width: number;
+  height: number;
+}
+
+export interface Screen {
+  lines: string[];
+  styles: LineStyle[];
+  /** Ids of the tasks whose rows are on screen (the loop captures only their panes). */
+  visible: number[];
+  /** The scroll offset used (kept by the loop for the next frame). */
+  scroll: number;
+}
+
+const GROUPING_TITLE = { state: 'by state', directory: 'by directory', group: 'by group' } as const;
+
+export const HELP: readonly string[] = [
+  '↑↓ j k   move                     r   rerun a finished task',
+  'Enter    go to the task\'s window   X   kill a running task / remove a finished one',
+  'Space    peek at its screen       m   tag / untag as in use',
+  'n        new command              R   rename      g   set group',
+  '/        find by name, command    w   save the fleet as a session',
+  '         or group                 o   load a session or recovery snapshot',
+  's        cycle grouping           q   back to the previous window',
+  '?        this help                Q   quit: stop every task (fleetcom down)',
+  '',
+  'Press any key to close this help.',
+];
+
+export function formatAge(ms: number): string {
+  const s = Math.floor(ms / 1000);
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m`;
+  if (s < 48 * 3600) return `${Math.floor(s / 3600)}h`;
+  return `${Math.floor(s / 86400)}d`;
+}
+
+export function headerCounts(rows: readonly Row[]): string {
+  const count = (state: Row['state']) => rows.filter((r) => r.state === state).length;
+  return `${count('running')} running · ${count('idle')} idle · ${count('exited')} done`;
+}
+
+/** Left and right text on one line of `width` cells; the left side is cut first. */
+function spread(left: string, right: string, width: number): string {
+  const rw = cellWidth(right);
+  if (rw + 2 > width) return fit(left, width);
+  return fit(left, width - rw - 1) + ' ' + right;
+}
+
+function rowLine(row: Row, selected: boolean, labelWidth: number, width: number): string {
+  const prefix = `${selected ? '›' : ' '} ${glyphOf(row)}${row.tagged ? '◆' : ' '} `;
+  const age = ` ${fitRight(formatAge(row.ageMs), 3)}`;
+  const middle = width - cellWidth(prefix) - cellWidth(age);
+  if (middle < 1) return fit(prefix + row.label, width);
+  const lw = middle >= 30 ? Math.min(labelWidth, Math.max(12, Math.floor(middle * 0.4))) : middle;
+  const rest = middle - lw - 2;
+  const text = rest >= 1 ? `${fit(row.label, lw)}  ${fit(row.line, rest)}` : fit(row.label, middle);
+  return prefix + text + age;
+}
+
+function statusText(mode: Mode, ui: Ui): string {
+  switch (mode.kind) {
+    case 'prompt': {
+      const what = { new: 'New command', rename: `Rename task ${mode.taskId}`, group: `Group of task ${mode.taskId}`, save: 'Save the fleet as' }[mode.purpose];
+      return `${what}: ${mode.text}█  (Enter ok · Esc cancel)`;
+    }
+    case 'find':
+      return `/${mode.text}█  (Enter select · Esc cancel)`;
+    case 'confirm-quit':
+      return 'Quit: stop every task and close the fleet? (y/n)';
+    case 'load':
+      return 'Load: ↑↓ choose · Enter load · Esc cancel';
+    default:
+      return ui.status;
+  }
+}
+
+interface Body {
+  lines: string[];
+  styles: LineStyle[];
+  ids: (number | null)[];
+  selectedLine: number;
+}
+
+function listBody(frame: Frame, width: number): Body {
+  const { rows, ui, home } = frame;
+  const shown = shownSections(rows, ui, home);
+  const order = shown.flatMap((s) => s.rows);
+  const chosen = selectedRow(order, ui);
+  const labelWidth = Math.max(0, ...rows.map((r) => cellWidth(r.label)));
+  const body: Body = { lines: [], styles: [], ids: [], selectedLine: 0 };
+  const push = (line: string, style: LineStyle, id: number | null) => {
+    body.lines.push(line);
+    body.styles.push(style);
+    body.ids.push(id);
+  };
+  if (rows.length === 0) push(fit('  No tasks yet: press n to start a command, o to load a session.', width), 'plain', null);
+  else if (order.length === 0) push(fit('  No task matches.', width), 'plain', null);
+  for (const section of shown) {
+    push(fit(`${section.title} (${section.rows.length})`, width), 'title', null);
+    for (const row of section.rows) {
+      const selected = row === chosen;
+      if (selected) body.selectedLine = body.lines.length;
+      push(rowLine(row, selected, labelWidth, width), selected ? 'selected' : 'plain', row.id);
+    }
+  }
+  return body;
+}
+
+function body(frame: Frame, width: number): Body {
+  const mode = frame.ui.mode;
+  if (mode.kind === 'help') {
+    const lines = HELP.map((l) => fit(`  ${l}`, width));
+    return { lines, styles: lines.map(() => 'plain'), ids: lines.map(() => null), selectedLine: 0 };
+  }
+  if (mode.kind === 'load') {
+    const lines = mode.choices.length === 0
+      ? [fit('  No saved sessions or recovery snapshots.', width)]
+      : mode.choices.map((c, i) => fit(`${i === mode.index ? '›' : ' '} ${c.label}`, width));
+    const styles = lines.map((_, i): LineStyle => (i === mode.index && mode.choices.length > 0 ? 'selected' : 'plain'));
+    return { lines, styles, ids: lines.map(() => null), selectedLine: mode.index };
+  }
+  return listBody(frame, width);
+}
+
+export function render(frame: Frame): Screen {
+  const width = Math.max(1, frame.width);
+  const height = Math.max(1, frame.height);
+  const { ui, rows } = frame;
+  const header = spread(`fleetcom   ${headerCounts(rows)}`, `${GROUPING_TITLE[ui.grouping]} · ? help`, width);
+  if (height < 3) {
+    const lines = [header, fit(statusText(ui.mode, ui), width)].slice(0, height);
+    return { lines, styles: (['header', 'status'] as const).slice(0, height), visible: [], scroll: 0 };
+  }
+  const b = body(frame, width);
+  const room = height - 2;
+  const maxScroll = Math.max(0, b.lines.length - room);
+  const scroll = Math.min(maxScroll, Math.max(0, b.selectedLine - room + 1, Math.min(ui.scroll, b.selectedLine)));
+  const shown = b.lines.slice(scroll, scroll + room);
+  const blank = ' '.repeat(width);
+  const lines = [header, ...shown, ...Array<string>(room - shown.length).fill(blank), fit(statusText(ui.mode, ui), width)];
+  const styles: LineStyle[] = ['header', ...b.styles.slice(scroll, scroll + room), ...Array<LineStyle>(room - shown.length).fill('plain'), 'status'];
+  const visible = b.ids.slice(scroll, scroll + room).filter((id): id is number => id !== null);
+  return { lines, styles, visible, scroll };
+}
