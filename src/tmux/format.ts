@@ -58,10 +58,20 @@ export function parseRecord<F extends Fields>(fields: F, output: string): RawRec
 }
 
 /**
- * tmux expands formats in some arguments it takes as text (`new-window -n`, `rename-window`,
- * `-c` start directories): `#` must be written `##` for the text to arrive verbatim.
+ * tmux expands formats in some text arguments (`new-window -n`, `rename-window`, `-c` start
+ * directories). escapeFormat(text) is what to pass so that tmux stores exactly `text`:
+ * format expansion turns `##` into `#` but copies a run of `#` that precedes `[` unchanged
+ * (it keeps style escapes for the status line), so runs before `[` are left alone and every
+ * other `#` is doubled. (How the status line DRAWS a stored name is another matter: there `##`
+ * shows as `#` and `#[…]` is a style, so a label meant to be shown literally is stored with
+ * every `#` doubled — see escapeStyle.)
  */
 export function escapeFormat(text: string): string {
+  return text.replace(/#+(\[)?/g, (run: string, bracket: string | undefined) => (bracket ? run : run + run));
+}
+
+/** A label the status line draws literally: every `#` doubled (`#[x]` is no style). */
+export function escapeStyle(text: string): string {
   return text.replaceAll('#', '##');
 }
 

@@ -17,23 +17,35 @@
 //   newSession({name, cwd, argv, env?, path?, width?, height?}) → '$N' (always detached)
 //   sessionId(name) → '$N' | null · hasSession(name) · killServer() (no server: fine)
 //   displayMessage(target, format) → expanded string
-//   newWindow({session, name, cwd, env?, argv, path?, windowOptions?}) → {windowId, paneId, panePid}
-//       window options are set in the same invocation as new-window (safe for `false`)
+//   newWindow({session, name, cwd, env?, argv, path?, windowOptions?, windowHooks?})
+//       → {windowId, paneId, panePid}; options and hooks are set in the same invocation as
+//       new-window, so they are in place even for a command that exits at once (`false`)
 //   respawnPane({paneId, cwd, env?, argv, path?, clearHistory?})   (respawn-pane -k)
 //   killWindow(t) · selectWindow(t) · renameWindow(t, name)
 //   listPanes(session) → PaneRecord[] {paneId, windowId, windowIndex, windowName, sessionId,
-//       paneDead, paneDeadStatus (null alive or signal death), panePid, windowActivity (s),
+//       paneDead (only once tmux has reaped the process), paneExited (3.3a's raw #{pane_dead}:
+//       pty closed, maybe not reaped), paneDeadStatus (null alive or signal death),
+//       paneDeadSignal, paneDeadTime, panePid, windowActivity (s),
 //       fleetcomTask, fleetcomRun, fleetcomSocket}
+//   reapChildren(): `run-shell -b true`. tmux 3.3a misses a SIGCHLD now and then (~1 in 12
+//       fast exits here): the pane stays exited-but-not-dead and pane-died does NOT fire until
+//       another child of the server exits. listPanes calls this itself when it sees such a
+//       pane, so a periodic listPanes (reconciliation) is what guarantees every exit is seen.
 //   capturePane(paneId, {history}) → text (-J, trailing spaces and blank lines trimmed)
 //   clearHistory(paneId)
 //   setWindowOption / unsetWindowOption(t, name[, value]) · setSessionOption(s, name, value)
 //   setServerOption / unsetServerOption / showServerOption(name) → string | null
-//   setHook(session, hook, command) / unsetHook(session, hook)
+//   setHook(session, hook, command) / unsetHook(session, hook)      (session hooks only!)
+//   setWindowHook(window, hook, command) / unsetWindowHook(window, hook)
+//       pane-died is a WINDOW hook in tmux 3.3a: `set-hook -t <session> pane-died` silently
+//       lands on the session's current window; install it per task window (windowHooks)
 //   bindKey(table, key, command) / unbindKey(table, key) / listKey(table, key) → command | null
 //   showGlobalEnvironment() → Record<string, string>
-// Text arguments: names and cwd are stored verbatim (this layer doubles `#`, which tmux would
-// expand in `-n`, `-c` and rename-window); option values are never expanded; hook and binding
-// commands are tmux command strings and run in the SERVER's environment.
+// Text arguments: names and cwd are stored exactly as given (escapeFormat undoes the format
+// expansion tmux applies to `-n`, `-c` and rename-window; `#{window_name}` reads the name back
+// unchanged). The status line draws `##` as `#` and `#[…]` as a style: pass
+// escapeStyle(label) as the name to have it shown literally. Option values are never expanded;
+// hook and binding commands are tmux command strings and run in the SERVER's environment.
 export * from './errors.js';
 export * from './format.js';
 export * from './runner.js';

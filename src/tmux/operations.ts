@@ -1,10 +1,10 @@
 // Typed tmux operations bound to one runner: `const tmux = createTmux(runner)` gives the
 // object the supervisor keeps in `deps.tmux`; unit tests fake the parts they use (TmuxOps).
 // Each operation is also exported as a free function taking the runner first.
-import { capturePane, clearHistory, listPanes } from './panes.js';
+import { capturePane, clearHistory, listPanes, reapChildren } from './panes.js';
 import {
   bindKey, listKey, setHook, setServerOption, setSessionOption, setWindowOption, showGlobalEnvironment,
-  showServerOption, unbindKey, unsetHook, unsetServerOption, unsetWindowOption,
+  setWindowHook, showServerOption, unbindKey, unsetHook, unsetServerOption, unsetWindowHook, unsetWindowOption,
 } from './options.js';
 import type { TmuxRun } from './runner.js';
 import { displayMessage, hasSession, killServer, newSession, sessionId } from './sessions.js';
@@ -28,6 +28,7 @@ export function createTmux(r: TmuxRun) {
     selectWindow: (target: string) => selectWindow(r, target),
     renameWindow: (target: string, name: string) => renameWindow(r, target, name),
     listPanes: (session: string) => listPanes(r, session),
+    reapChildren: () => reapChildren(r),
     capturePane: (paneId: string, opts: { history: boolean }) => capturePane(r, paneId, opts),
     clearHistory: (paneId: string) => clearHistory(r, paneId),
     setWindowOption: (target: string, name: string, value: string) => setWindowOption(r, target, name, value),
@@ -38,6 +39,8 @@ export function createTmux(r: TmuxRun) {
     showServerOption: (name: string) => showServerOption(r, name),
     setHook: (session: string, hook: string, command: string) => setHook(r, session, hook, command),
     unsetHook: (session: string, hook: string) => unsetHook(r, session, hook),
+    setWindowHook: (window: string, hook: string, command: string) => setWindowHook(r, window, hook, command),
+    unsetWindowHook: (window: string, hook: string) => unsetWindowHook(r, window, hook),
     bindKey: (table: string, key: string, command: string) => bindKey(r, table, key, command),
     unbindKey: (table: string, key: string) => unbindKey(r, table, key),
     listKey: (table: string, key: string) => listKey(r, table, key),

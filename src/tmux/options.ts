@@ -34,9 +34,11 @@ export async function showServerOption(tmux: TmuxRun, name: string): Promise<str
 }
 
 /**
- * `set-hook -t <session> <hook> <command>`: `command` is ONE tmux command string (tmux parses
- * it; `a ; b` is a sequence) and runs in the tmux SERVER's environment, expanding formats only
- * where the command itself does (run-shell does).
+ * `set-hook -t <session> <hook> <command>` for SESSION hooks (after-new-window, session-closed…):
+ * `command` is ONE tmux command string (tmux parses it; `a ; b` is a sequence) and runs in the
+ * tmux SERVER's environment, expanding formats only where the command itself does (run-shell
+ * does). Pane hooks such as pane-died are window options in tmux 3.3a: given a session here
+ * they land on its current window only — use setWindowHook / newWindow's windowHooks.
  */
 export async function setHook(tmux: TmuxRun, session: string, hook: string, command: string): Promise<void> {
   await tmux.runSequence([['set-hook', '-t', session, hook, command]]);
@@ -44,6 +46,15 @@ export async function setHook(tmux: TmuxRun, session: string, hook: string, comm
 
 export async function unsetHook(tmux: TmuxRun, session: string, hook: string): Promise<void> {
   await tmux.runSequence([['set-hook', '-u', '-t', session, hook]]);
+}
+
+/** `set-hook -w -t <window> <hook> <command>`: a hook of one window (pane-died, pane-exited…). */
+export async function setWindowHook(tmux: TmuxRun, window: string, hook: string, command: string): Promise<void> {
+  await tmux.runSequence([['set-hook', '-w', '-t', window, hook, command]]);
+}
+
+export async function unsetWindowHook(tmux: TmuxRun, window: string, hook: string): Promise<void> {
+  await tmux.runSequence([['set-hook', '-w', '-u', '-t', window, hook]]);
 }
 
 /** `bind-key -T <table> <key> <command>`; `command` is one tmux command string, as for setHook. */

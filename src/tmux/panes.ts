@@ -8,9 +8,24 @@ export interface PaneRecord {
   windowIndex: number;
   windowName: string;
   sessionId: string;
+  /**
+   * The process has ended AND tmux has reaped it, so paneDeadStatus/paneDeadSignal can be
+   * trusted (newer tmux defines #{pane_dead} this way). See paneExited.
+   */
   paneDead: boolean;
+  /**
+   * tmux 3.3a's raw `#{pane_dead}`: the pty has closed. It can be 1 while the exit status is
+   * still unknown: briefly, or — when the server missed the SIGCHLD (seen for ~1 in 12 fast
+   * exits) — until some other child of the server exits. listPanes then nudges the server
+   * (reapChildren); the pane-died hook, too, only fires once the status is known.
+   */
+  paneExited: boolean;
   /** Exit status of a dead pane; null while alive AND for a signal death (tmux 3.3 leaves it empty). */
   paneDeadStatus: number | null;
+  /** The signal number that killed the pane's process (`#{pane_dead_signal}`), else null. */
+  paneDeadSignal: number | null;
+  /** Unix seconds of the death (`#{pane_dead_time}`), else null. */
+  paneDeadTime: number | null;
   panePid: number | null;
   /** `#{window_activity}`: Unix seconds of the window's last output. */
   windowActivity: number | null;
@@ -23,19 +38,26 @@ export interface PaneRecord {
 
 export const PANE_FIELDS = [
   'pane_id', 'window_id', 'window_index', 'window_name', 'session_id', 'pane_dead', 'pane_dead_status',
-  'pane_pid', 'window_activity', '@fleetcom-task', '@fleetcom-run', '@fleetcom-socket',
+  'pane_dead_signal', 'pane_dead_time', 'pane_pid', 'window_activity', '@fleetcom-task', '@fleetcom-run', '@fleetcom-socket',
 ] as const;
 
 /** Pure: one raw list-panes record → PaneRecord (exported for unit tests). */
 export function toPaneRecord(r: Record<(typeof PANE_FIELDS)[number], string>): PaneRecord {
+  const status = parseIntOrNull(r.pane_dead_status);
+  const signal = parseIntOrNull(r.pane_dead_signal);
+  const time = parseIntOrNull(r.pane_dead_time);
+  const dead = parseFlag(r.pane_dead) && (status !== null || signal !== null || time !== null);
   return {
     paneId: r.pane_id,
     windowId: r.window_id,
     windowIndex: parseIntOrNull(r.window_index) ?? -1,
     windowName: r.window_name,
     sessionId: r.session_id,
-    paneDead: parseFlag(r.pane_dead),
-    paneDeadStatus: parseFlag(r.pane_dead) ? parseIntOrNull(r.pane_dead_status) : null,
+    paneDead: dead,
+    paneExited: parseFlag(r.pane_dead),
+    paneDeadStatus: dead ? status : null,
+    paneDeadSignal: dead ? signal : null,
+    paneDeadTime: dead ? time : null,
     panePid: parseIntOrNull(r.pane_pid),
     windowActivity: parseIntOrNull(r.window_activity),
     fleetcomTask: parseIntOrNull(r['@fleetcom-task']),
@@ -44,10 +66,25 @@ export function toPaneRecord(r: Record<(typeof PANE_FIELDS)[number], string>): P
   };
 }
 
-/** Every pane of a session (`list-panes -s -t <session>`), in window order. */
+/**
+ * Every pane of a session (`list-panes -s -t <session>`), in window order. When a pane has
+ * exited but tmux has not reaped it yet, also calls reapChildren so that a later query (and the
+ * pane-died hook) sees it dead; the records returned are those read before.
+ */
 export async function listPanes(tmux: TmuxRun, session: string): Promise<PaneRecord[]> {
   const out = await tmux.runSequence([['list-panes', '-s', '-t', session, '-F', buildFormat(PANE_FIELDS)]]);
-  return parseRecords(PANE_FIELDS, out).map(toPaneRecord);
+  const panes = parseRecords(PANE_FIELDS, out).map(toPaneRecord);
+  if (panes.some((p) => p.paneExited && !p.paneDead)) await reapChildren(tmux);
+  return panes;
+}
+
+/**
+ * tmux 3.3a sometimes misses a child's SIGCHLD and leaves it a zombie: the pane shows dead with
+ * no status and pane-died does not fire. Any later child exit makes the server reap them all,
+ * so this runs a trivial background job in the server (`run-shell -b true`). Harmless.
+ */
+export async function reapChildren(tmux: TmuxRun): Promise<void> {
+  await tmux.runSequence([['run-shell', '-b', 'true']]);
 }
 
 /** Pure: trailing spaces trimmed on every line, trailing blank lines dropped. */

@@ -3,7 +3,7 @@ import { buildFormat, escapeFormat, parseIntOrNull, parseRecord } from './format
 import type { TmuxRun } from './runner.js';
 
 export interface SpawnSpec {
-  /** Start directory (sent with `#` doubled: tmux expands formats in `-c`). */
+  /** Start directory, exactly (escapeFormat'd here: tmux expands formats in `-c`). */
   cwd: string;
   /** `-e K=V` pairs; tmux adds them to the pane's environment built from the global one. */
   env?: Readonly<Record<string, string>>;
@@ -20,11 +20,16 @@ export interface SpawnSpec {
 export interface NewWindowSpec extends SpawnSpec {
   /** Session target, ideally its id (`$3`); the window is appended after the last one. */
   session: string;
-  /** Window name, stored verbatim (`#` is doubled here because tmux expands `-n`). */
+  /** Window name, stored exactly (escapeFormat'd: tmux expands `-n`); see escapeStyle for display. */
   name: string;
   /** Window options set in the SAME tmux invocation, before the command can have ended. */
   windowOptions?: Readonly<Record<string, string>>;
-  /** Window hooks (`set-hook -w`, e.g. `pane-died`), set in the same invocation too. */
+  /**
+   * Window hooks (`set-hook -w`), set in the same invocation too, e.g. `{ 'pane-died': cmd }`.
+   * tmux 3.3a keeps pane-died among window/pane hooks: `set-hook -t <session> pane-died` lands
+   * on the session's CURRENT window and never fires for new ones. Each value is one tmux
+   * command string, run in the tmux server's environment.
+   */
   windowHooks?: Readonly<Record<string, string>>;
 }
 
@@ -41,11 +46,12 @@ function envArgs(env: Readonly<Record<string, string>> | undefined): string[] {
 }
 
 /**
- * `new-window -d -a -t <session>:{end} …` then `set-option -w -t <session>:{end} …` in one
- * tmux command sequence. `-a` after `{end}` puts the new window last, so `{end}` names it in
- * the following commands; tmux runs a client's sequence without handling anything else in
- * between (not even the child's exit), so a command that exits at once (`false`) still finds
- * remain-on-exit and the @ options in place. Proven in integration/tmux/new-window.test.ts.
+ * `new-window -d -a -t <session>:{end} …`, then `set-option -w` / `set-hook -w` with the same
+ * `-t <session>:{end}`, in ONE tmux command sequence. `-a` after `{end}` puts the new window
+ * last, so `{end}` names it in the following commands; tmux runs a client's sequence without
+ * handling anything else in between (not even the child's exit), so a command that exits at
+ * once (`false`) still finds remain-on-exit, the @ options and its pane-died hook in place.
+ * Proven in integration/tmux/new-window.test.ts.
  */
 export async function newWindow(tmux: TmuxRun, spec: NewWindowSpec): Promise<NewWindowResult> {
   const target = `${spec.session}:{end}`;
@@ -83,7 +89,7 @@ export async function selectWindow(tmux: TmuxRun, target: string): Promise<void>
   await tmux.runSequence([['select-window', '-t', target]]);
 }
 
-/** The name is stored verbatim (`#` doubled here, as for newWindow). */
+/** The name is stored exactly, as for newWindow. */
 export async function renameWindow(tmux: TmuxRun, target: string, name: string): Promise<void> {
   await tmux.runSequence([['rename-window', '-t', target, escapeFormat(name)]]);
 }

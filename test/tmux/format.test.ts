@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SEP, buildFormat, escapeFormat, parseFlag, parseIntOrNull, parseRecord, parseRecords } from '../../src/tmux/format.js';
+import { SEP, buildFormat, escapeFormat, escapeStyle, parseFlag, parseIntOrNull, parseRecord, parseRecords } from '../../src/tmux/format.js';
 
 const F = ['pane_id', 'window_name', '@fleetcom-task'] as const;
 const line = (...values: string[]) => values.map((v) => v + SEP).join('');
@@ -80,8 +80,20 @@ describe('value helpers', () => {
     expect(parseFlag(input)).toBe(expected);
   });
   it.each([
-    ['plain', 'plain'], ['a#b', 'a##b'], ['#{pane_id}', '##{pane_id}'], ['#[fg=red]', '##[fg=red]'], ['##', '####'],
+    ['plain', 'plain'],
+    ['a#b', 'a##b'],
+    ['#{pane_id}', '##{pane_id}'],
+    ['##', '####'],
+    ['a#', 'a##'],
+    ['#W #S', '##W ##S'],
+    // tmux copies a run of # before [ unchanged, so such runs must not be doubled
+    ['#[fg=red]', '#[fg=red]'],
+    ['##[fg=red]', '##[fg=red]'],
+    ['x ## #[y] #', 'x #### #[y] ##'],
   ])('escapeFormat(%j) is %j', (input, expected) => {
     expect(escapeFormat(input)).toBe(expected);
+  });
+  it.each([['a#b', 'a##b'], ['#[x]', '##[x]'], ['', '']])('escapeStyle(%j) is %j', (input, expected) => {
+    expect(escapeStyle(input)).toBe(expected);
   });
 });

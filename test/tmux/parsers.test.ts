@@ -66,24 +66,26 @@ describe('parseEnvironment (show-environment -g -s)', () => {
 describe('toPaneRecord', () => {
   const raw = (over: Partial<Record<(typeof PANE_FIELDS)[number], string>>) => ({
     pane_id: '%3', window_id: '@2', window_index: '1', window_name: 'w', session_id: '$0', pane_dead: '0',
-    pane_dead_status: '', pane_pid: '123', window_activity: '1700000000', '@fleetcom-task': '',
+    pane_dead_status: '', pane_dead_signal: '', pane_dead_time: '', pane_pid: '123', window_activity: '1700000000', '@fleetcom-task': '',
     '@fleetcom-run': '', '@fleetcom-socket': '', ...over,
   });
   it('reads a live untagged pane', () => {
     expect(toPaneRecord(raw({}))).toEqual({
-      paneId: '%3', windowId: '@2', windowIndex: 1, windowName: 'w', sessionId: '$0', paneDead: false,
-      paneDeadStatus: null, panePid: 123, windowActivity: 1700000000, fleetcomTask: null, fleetcomRun: null,
+      paneId: '%3', windowId: '@2', windowIndex: 1, windowName: 'w', sessionId: '$0', paneDead: false, paneExited: false,
+      paneDeadStatus: null, paneDeadSignal: null, paneDeadTime: null, panePid: 123, windowActivity: 1700000000, fleetcomTask: null, fleetcomRun: null,
       fleetcomSocket: null,
     });
   });
   it.each([
-    ['a dead pane with a status', { pane_dead: '1', pane_dead_status: '1' }, true, 1],
-    ['a dead pane with status 0', { pane_dead: '1', pane_dead_status: '0' }, true, 0],
-    ['a signal death (empty status)', { pane_dead: '1', pane_dead_status: '' }, false, null],
-  ])('reads %s', (_t, over, _unused, status) => {
+    ['an exit status', { pane_dead: '1', pane_dead_status: '1', pane_dead_time: '1700000001' }, 1, null],
+    ['exit status 0', { pane_dead: '1', pane_dead_status: '0', pane_dead_time: '1700000001' }, 0, null],
+    ['a signal death (empty status)', { pane_dead: '1', pane_dead_signal: '15', pane_dead_time: '1700000001' }, null, 15],
+  ])('reads a dead pane with %s', (_t, over, status, signal) => {
     const r = toPaneRecord(raw(over));
-    expect(r.paneDead).toBe(true);
-    expect(r.paneDeadStatus).toBe(status);
+    expect(r).toMatchObject({ paneDead: true, paneExited: true, paneDeadStatus: status, paneDeadSignal: signal, paneDeadTime: 1700000001 });
+  });
+  it('does not call a pane dead before tmux has reaped its process (3.3a sets pane_dead early)', () => {
+    expect(toPaneRecord(raw({ pane_dead: '1' }))).toMatchObject({ paneDead: false, paneExited: true, paneDeadStatus: null });
   });
   it('reads the fleetcom window options', () => {
     const r = toPaneRecord(raw({ '@fleetcom-task': '4', '@fleetcom-run': '2', '@fleetcom-socket': '/r/default.sock' }));
