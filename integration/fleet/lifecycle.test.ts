@@ -115,3 +115,37 @@ async function startFleetExpectingFailure(sb: Awaited<ReturnType<typeof useSandb
     'sh', '-c', `'${process.execPath}' '${cliPath}' up --headless; echo "exit=$?"; sleep 600`)).trim();
   return waitForText(sb, pane, /exit=1/);
 }
+
+describe('spawn edge cases', () => {
+  it('shows a label with # literally in the window name', async () => {
+    const sb = await useSandbox();
+    const fleet = await startFleet(sb);
+    const r = await fleet.cli('run', '--name', 'a#[fg=red]b #{pane_id}', '--', 'sleep', '600');
+    const task = await fleet.task(r.stdout.trim());
+    expect(task.name).toBe('a#[fg=red]b #{pane_id}');
+    const name = (await sb.tmux('display-message', '-p', '-t', task.windowId, '#{window_name}')).trim();
+    expect(name).toBe('✻ a##[fg=red]b ##{pane_id}');
+  });
+
+  it('refuses an environment too big for tmux, naming the largest variable, and spawns nothing', async () => {
+    const sb = await useSandbox();
+    const fleet = await startFleet(sb);
+    const env = { ...sb.env, HUGE_VARIABLE: 'x'.repeat(20_000) };
+    const r = await fleet.cliIn(sb.dir, env, 'run', '--', 'true');
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain('HUGE_VARIABLE (20014 bytes)');
+    expect(await fleet.ls()).toEqual([]);
+  });
+
+  it('clears the history on rerun, so an earlier run\'s hint can never be scraped again', async () => {
+    const sb = await useSandbox();
+    const fleet = await startFleet(sb);
+    const id = await fleet.run('sh', '-c', 'echo Resume this session with:; echo claude --resume c8c4a5cc-0b32-4ba0-a6b4-6ed08c218e0d');
+    const task = await fleet.waitTask(id, (t) => t.state === 'exited', 'exited');
+    await waitForText(sb, task.paneId, 'claude --resume');
+    expect((await fleet.cli('rerun', id)).exitCode).toBe(0);
+    await fleet.waitTask(id, (t) => t.state === 'exited' && t.run === 1, 'rerun exited');
+    const text = await sb.ops.capturePane(task.paneId, { history: true });
+    expect(text.match(/claude --resume/g)).toHaveLength(1);
+  });
+});

@@ -1,6 +1,7 @@
 // A task record and what can be derived from it. A task's environment lives only in memory:
 // state.json never holds environments.
 import type { HarnessName, IdSource, RunEvidence } from '../harness/index.js';
+import { escapeStyle } from '../tmux/format.js';
 
 export type TaskState = 'running' | 'idle' | 'exited';
 
@@ -63,10 +64,9 @@ export function labelOf(task: Pick<TaskRecord, 'name' | 'command'>): string {
   return task.name ?? task.command;
 }
 
-/** tmux reads `#[…]` and `#{…}` in names as styles and formats: double every `#`. */
+/** The window name: state glyph and label, `#` doubled so the status line shows no style. */
 export function windowName(task: Task, now: number): string {
-  const glyph = stateGlyph(task, now);
-  return `${glyph} ${labelOf(task)}`.replaceAll('#', '##');
+  return escapeStyle(`${stateGlyph(task, now)} ${labelOf(task)}`);
 }
 
 export function stateGlyph(task: Task, now: number): string {

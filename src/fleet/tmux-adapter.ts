@@ -23,7 +23,7 @@ export function fleetTmux(tmux: TmuxRun, sessionId: string): FleetTmux {
           task: p.fleetcomTask === null ? null : String(p.fleetcomTask),
           run: p.fleetcomRun === null ? null : String(p.fleetcomRun),
           socket: p.fleetcomSocket,
-          windowName: p.windowName.replace(/^[✻∙✓✗◆] /u, ''),
+          windowName: p.windowName.replace(/^[✻∙✓✗◆] /u, '').replaceAll('##', '#'),
         }),
       ),
     setWindowOption: (windowId, option, value) => setWindowOption(tmux, windowId, option, value),

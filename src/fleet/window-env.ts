@@ -16,8 +16,10 @@ const NEVER_PASSED = new Set([
   'FLEETCOM_NOTIFY_CHAIN',
 ]);
 
-/** tmux refuses a command whose message exceeds ~16 KB; keep a margin for framing. */
-export const TMUX_COMMAND_LIMIT = 16_000;
+/** tmux refuses a command whose message exceeds 16 KiB (its imsg limit). */
+export const TMUX_COMMAND_LIMIT = 16_384;
+/** Room for the rest of the new-window sequence: window options, the pane-died hook, framing. */
+const SEQUENCE_MARGIN = 2_048;
 
 /** The caller's variables that differ from tmux's global environment, then the harness pairs. */
 export function windowEnv(
@@ -35,7 +37,8 @@ export function windowEnv(
 
 /** Fails, naming the largest variables, when the new-window command would be too big for tmux. */
 export function checkCommandSize(argv: readonly string[], env: Readonly<Record<string, string>>): void {
-  const size = argv.reduce((sum, word) => sum + Buffer.byteLength(word) + 1, 0);
+  const words = [...argv, ...Object.entries(env).flatMap(([k, v]) => ['-e', `${k}=${v}`])];
+  const size = words.reduce((sum, word) => sum + Buffer.byteLength(word) + 1, SEQUENCE_MARGIN);
   if (size <= TMUX_COMMAND_LIMIT) return;
   const largest = Object.entries(env)
     .map(([key, value]) => ({ key, bytes: Buffer.byteLength(key) + Buffer.byteLength(value) + 1 }))
