@@ -57,10 +57,10 @@ export function headerCounts(rows: readonly Row[]): string {
   return `${count('running')} running · ${count('idle')} idle · ${count('exited')} done`;
 }
 
-/** Left and right text on one line of `width` cells; the left side is cut first. */
+/** Left and right text on one line of `width` cells; the right side goes when both do not fit. */
 function spread(left: string, right: string, width: number): string {
   const rw = cellWidth(right);
-  if (rw + 2 > width) return fit(left, width);
+  if (cellWidth(left) + 1 + rw > width) return fit(left, width);
   return fit(left, width - rw - 1) + ' ' + right;
 }
 
