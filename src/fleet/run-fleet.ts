@@ -21,6 +21,7 @@ import { displayMessage } from '../tmux/sessions.js';
 import { assertVersion } from '../tmux/version.js';
 import { adoptTasks } from './adopt.js';
 import { acquireLock, releaseLock } from './lock.js';
+import { fleetRecovery } from './recovery-writer.js';
 import { readState } from './state-file.js';
 import { Supervisor } from './supervisor.js';
 import { evidenceOf } from './task.js';
@@ -65,6 +66,8 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
   const root = captureRoot({ env, sessionDir: sessionDir(env, homedir()) });
   const watchers = new Map<string, CaptureWatcher>();
 
+  // This incarnation's recovery snapshot (contract 7); the supervisor builds the recipe.
+  const recovery = fleetRecovery({ env, startedAt: new Date(deps.now()), pid: process.pid, tasks: () => supervisor.recipe(), log });
   const supervisor: Supervisor = new Supervisor({
     tmux: fleetTmux(tmux, sessionId),
     statePath: files.state,
@@ -80,6 +83,7 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
       void watchNamespaces();
       dropIdleNamespaces();
       dashboard?.changed();
+      recovery.changed();
     },
   });
 
@@ -130,6 +134,7 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
   let goingDown: Promise<void> | null = null;
   const down = () => (goingDown ??= (async () => {
     await supervisor.handle({ op: 'status' }); // wait for requests in flight
+    await recovery.close(true); // the final snapshot, marked closed
     await supervisor.stopAll();
     await tearDown(tmux, files, supervisor, opts.rerunKey, log);
     await closeServer();
@@ -163,6 +168,8 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
       const result = await supervisor.handle({ op: 'load', tasks: opts.load, env });
       for (const error of (result as { errors: string[] }).errors) log(`not loaded: ${error}`);
     }
+    recovery.start();
+    if (supervisor.tasks.size > 0) recovery.changed(); // adopted tasks start a snapshot too
     log(`fleet up in tmux session '${sessionName}' (control socket ${files.socket})`);
     setupDone();
   } catch (error) {
@@ -187,11 +194,17 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
     });
   }
 
+  // An empty start: point at a snapshot of a fleet that did not shut down (shown in the dashboard too).
+  if (supervisor.tasks.size === 0) await recovery.pointAtAbandoned();
+
   const result = await stopped;
   for (const s of signals) process.off(s, onSignal);
   dashboard?.close();
   dashboard = null;
-  if (!result.down) await closeServer();
+  if (!result.down) {
+    await recovery.close(false); // kept, not closed: the tasks live on in tmux
+    await closeServer();
+  }
   return result.code;
 }
 
