@@ -29,10 +29,18 @@ export interface Fleet {
   log(): Promise<string>;
 }
 
-export async function startFleet(sb: Sandbox, opts: { args?: string[]; env?: Record<string, string>; name?: string } = {}): Promise<Fleet> {
+export interface StartFleetOptions {
+  args?: string[];
+  env?: Record<string, string>;
+  name?: string;
+  /** false: `up` without --headless, so the supervisor's pane shows the dashboard. */
+  headless?: boolean;
+}
+
+export async function startFleet(sb: Sandbox, opts: StartFleetOptions = {}): Promise<Fleet> {
   const env = { ...sb.env, ...opts.env };
   const name = opts.name ?? 'fleet';
-  const argv = [process.execPath, cliPath, 'up', '--headless', ...(opts.args ?? [])];
+  const argv = [process.execPath, cliPath, 'up', ...(opts.headless === false ? [] : ['--headless']), ...(opts.args ?? [])];
   const session = await sb.runner.runSequence([
     ['new-session', '-d', '-P', '-F', '#{session_id}', '-s', name, '-x', '160', '-y', '48', '-c', sb.dir,
       ...Object.entries(env).flatMap(([k, v]) => ['-e', `${k}=${v}`]), '--', ...argv],
