@@ -48,3 +48,24 @@ export function waitForDeath(sb: Sandbox, session: string, pane: string, timeout
     { what: `pane ${pane} to be dead`, timeout },
   );
 }
+
+export interface SpawnInPaneOptions {
+  cwd?: string;
+  /** Extra `-e` variables (the pane otherwise gets the server's environment: sandbox.env). */
+  env?: Record<string, string>;
+  /** Keep the pane after its process ends (default true), so its text and status can be read. */
+  keep?: boolean;
+}
+
+/** Runs `command` with `/bin/sh -c` in a new window of `session`; returns the window's ids. */
+export function spawnInPane(sb: Sandbox, session: string, command: string, opts: SpawnInPaneOptions = {}) {
+  return sb.ops.newWindow({
+    session,
+    name: command.slice(0, 30),
+    cwd: opts.cwd ?? sb.dir,
+    env: opts.env,
+    argv: ['/bin/sh', '-c', command],
+    path: sb.env.PATH,
+    windowOptions: opts.keep === false ? {} : { 'remain-on-exit': 'on' },
+  });
+}
