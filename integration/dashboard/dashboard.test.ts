@@ -1,0 +1,88 @@
+// The dashboard end to end: `fleetcom up` (not headless) in a private tmux pane, driven with
+// send-keys and read with capture-pane, the way a user sees it.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { startFleet } from '../helpers/fleet.js';
+import { pressKeys, typeLine } from '../helpers/pane.js';
+import type { Sandbox } from '../helpers/sandbox.js';
+import { useSandbox } from '../helpers/sandbox.js';
+import { waitFor } from '../helpers/wait-for.js';
+
+/** The pane's visible screen (the dashboard draws on the alternate screen: no history). */
+const screen = (sb: Sandbox, pane: string) => sb.ops.capturePane(pane, { history: false });
+
+function waitForScreen(sb: Sandbox, pane: string, needle: RegExp, what: string): Promise<string> {
+  return waitFor(async () => {
+    const text = await screen(sb, pane);
+    return needle.test(text) ? text : false;
+  }, { what: `the dashboard to show ${what} (${String(needle)})` }).catch(async (e: Error) => {
+    throw new Error(`${e.message}\n--- dashboard ---\n${await screen(sb, pane).catch(() => '(gone)')}`);
+  });
+}
+
+const activeWindow = async (sb: Sandbox, session: string) =>
+  (await sb.tmux('list-windows', '-t', session, '-F', '#{window_active} #{window_id}')).split('\n').find((l) => l.startsWith('1 '))?.slice(2);
+
+describe('the dashboard in a real tmux pane', () => {
+  it('shows rows and glyph changes, switches windows, reruns, starts a command, saves and quits', async () => {
+    const sb = await useSandbox();
+    const fleet = await startFleet(sb, { headless: false });
+    const dash = fleet.supervisorPane;
+    const dashWindow = (await sb.tmux('display-message', '-p', '-t', dash, '#{window_id}')).trim();
+    await waitForScreen(sb, dash, /^fleetcom {3}0 running · 0 idle · 0 done/m, 'the header');
+
+    // Rows: one task that waits for a line, one that finishes at once.
+    const waiter = await fleet.run('echo alpha-line; read answer; exit 3');
+    const quick = await fleet.run('echo beta-done');
+    await waitForScreen(sb, dash, /^› ✻ {2}echo alpha-line; read.*alpha-line +\d+s$/m, 'the running task with its output');
+    await waitForScreen(sb, dash, /^ {2}✓ {2}echo beta-done +beta-done +\d+s$/m, 'the finished task with its last line');
+    await waitForScreen(sb, dash, /^fleetcom {3}1 running · 0 idle · 1 done/m, 'the counts');
+
+    // The glyph changes when the task exits non-zero.
+    const waiterTask = await fleet.task(waiter);
+    await typeLine(sb, waiterTask.paneId, 'bye');
+    await waitForScreen(sb, dash, /^› ✗ {2}echo alpha-line; read/m, 'the ✗ of an exit with status 3');
+    await waitForScreen(sb, dash, /^fleetcom {3}0 running · 0 idle · 2 done/m, 'the counts after the exit');
+
+    // Enter switches tmux to the selected task's window; q goes back.
+    await pressKeys(sb, dash, 'Down');
+    await waitForScreen(sb, dash, /^› ✓ {2}echo beta-done/m, 'the selection on the second row');
+    const quickTask = await fleet.task(quick);
+    await pressKeys(sb, dash, 'Enter');
+    await waitFor(async () => (await activeWindow(sb, fleet.session)) === quickTask.windowId, { what: "the task's window to be active" });
+    await pressKeys(sb, dash, 'q');
+    await waitFor(async () => (await activeWindow(sb, fleet.session)) === dashWindow, { what: 'the dashboard window to be active again' });
+
+    // r reruns the selected (finished) task.
+    await pressKeys(sb, dash, 'r');
+    await fleet.waitTask(quick, (t) => t.run === 1, 'rerun once');
+    await waitForScreen(sb, dash, new RegExp(`task ${quick} (rerun|exited with status 0)`), 'the rerun or its end in the status line');
+
+    // n starts a command in the fleet's directory, typed into a prompt that starts empty.
+    await pressKeys(sb, dash, 'n');
+    await waitForScreen(sb, dash, /^New command: █/m, 'the empty prompt');
+    await typeLine(sb, dash, 'echo gamma-from-n');
+    await waitForScreen(sb, dash, /^ {2}✓ {2}echo gamma-from-n +gamma-from-n/m, 'the new task');
+    expect((await fleet.ls()).find((t) => t.command === 'echo gamma-from-n')?.cwd).toBe(sb.dir);
+
+    // w saves the fleet under a name, through the same store as `fleetcom save`.
+    await pressKeys(sb, dash, 'w');
+    await waitForScreen(sb, dash, /^Save the fleet as: █/m, 'the save prompt');
+    await typeLine(sb, dash, 'dash-save');
+    const file = join(sb.env.FLEETCOM_CONFIG_DIR ?? '', 'sessions', 'dash-save.json');
+    await waitFor(() => existsSync(file), { what: `${file} to be written` });
+    const saved = JSON.parse(readFileSync(file, 'utf8')) as { name: string; dirs: Record<string, unknown[]> };
+    expect(saved.name).toBe('dash-save');
+    expect(Object.values(saved.dirs).flat()).toEqual(['echo alpha-line; read answer; exit 3', 'echo beta-done', 'echo gamma-from-n']);
+    await waitForScreen(sb, dash, /saved 3 task\(s\) as 'dash-save'/, 'the save in the status line');
+
+    // Q asks, then y takes the fleet down like `fleetcom down`.
+    await pressKeys(sb, dash, 'Q');
+    await waitForScreen(sb, dash, /^Quit: stop every task and close the fleet\? \(y\/n\)/m, 'the confirmation');
+    await pressKeys(sb, dash, 'y');
+    await waitFor(async () => (await fleet.cli('ls')).exitCode === 3, { what: 'the fleet to be down' });
+    const windows = await sb.tmux('list-windows', '-t', fleet.session, '-F', '#{window_id}');
+    expect(windows.trim()).toBe(dashWindow);
+  });
+});
