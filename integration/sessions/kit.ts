@@ -1,0 +1,71 @@
+// Shared steps of the session tests: agents spawned in their own directories, talked to and
+// exited the way a user would, and session files read back.
+import { readFile, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { LsRecord } from '../../src/fleet/task.js';
+import type { Fleet } from '../helpers/fleet.js';
+import { typeLine, waitForText } from '../helpers/pane.js';
+import type { AgentStart, Sandbox } from '../helpers/sandbox.js';
+import { waitFor } from '../helpers/wait-for.js';
+
+export const READY = { claude: '? for shortcuts', codex: '›', grok: 'grok>' } as const;
+export type Agent = keyof typeof READY;
+
+/** `fleetcom run --cwd <dir> -- <command>` (plus options); returns the task's record. */
+export async function spawnIn(fleet: Fleet, dir: string, command: string, ...options: string[]): Promise<LsRecord> {
+  const r = await fleet.cli('run', '--cwd', dir, ...options, '--', command);
+  if (r.exitCode !== 0) throw new Error(`run ${command} failed (${r.exitCode}): ${r.stderr}`);
+  return fleet.task(r.stdout.trim());
+}
+
+export async function talk(sb: Sandbox, task: LsRecord, agent: Agent, message: string): Promise<void> {
+  await waitForText(sb, task.paneId, READY[agent]);
+  await typeLine(sb, task.paneId, message);
+  await waitForText(sb, task.paneId, `fake reply to: ${message}`);
+}
+
+export async function exitAgent(sb: Sandbox, fleet: Fleet, task: LsRecord): Promise<LsRecord> {
+  await typeLine(sb, task.paneId, '/exit');
+  return fleet.waitTask(task.id, (t) => t.state === 'exited', 'exited');
+}
+
+export interface SessionDoc {
+  version?: number;
+  name?: string;
+  closed?: boolean;
+  dirs: Record<string, Array<string | { cmd: string; group: string | null; name: string | null }>>;
+}
+
+export async function readDoc(file: string): Promise<SessionDoc> {
+  return JSON.parse(await readFile(file, 'utf8')) as SessionDoc;
+}
+
+export function sessionsDir(sb: Sandbox): string {
+  return join(sb.env.FLEETCOM_CONFIG_DIR ?? '', 'sessions');
+}
+
+export function recoveryDir(sb: Sandbox): string {
+  return join(sessionsDir(sb), 'recovery');
+}
+
+/** Snapshot file names, oldest first (names sort by supervisor start time). */
+export async function snapshots(sb: Sandbox): Promise<string[]> {
+  try {
+    return (await readdir(recoveryDir(sb))).filter((n) => n.endsWith('.json') && !n.startsWith('.')).sort();
+  } catch {
+    return [];
+  }
+}
+
+/** The agent starts after the first `skip` ones, once there are `count` of them. */
+export function startsAfter(sb: Sandbox, skip: number, count: number): Promise<AgentStart[]> {
+  return waitFor(async () => {
+    const starts = (await sb.agentStarts()).slice(skip);
+    return starts.length >= count && starts;
+  }, { what: `${count} agent start(s) after the first ${skip}` });
+}
+
+/** `~/…` of a directory under the sandbox HOME, as a session file writes it. */
+export function tilde(sb: Sandbox, dir: string): string {
+  return dir === sb.home ? '~' : `~${dir.slice(sb.home.length)}`;
+}
