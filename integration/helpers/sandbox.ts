@@ -120,7 +120,9 @@ export async function createSandbox(): Promise<Sandbox> {
       if (cleaned) return;
       cleaned = true;
       await ops.killServer();
-      await rm(dir, { recursive: true, force: true });
+      // A supervisor that got SIGHUP from the dying server may still write its last files
+      // (state, recovery snapshot) for a moment: retry instead of failing on ENOTEMPTY.
+      await rm(dir, { recursive: true, force: true, maxRetries: 20, retryDelay: 50 });
     },
   };
 }
