@@ -25,7 +25,7 @@ const activeWindow = async (sb: Sandbox, session: string) =>
   (await sb.tmux('list-windows', '-t', session, '-F', '#{window_active} #{window_id}')).split('\n').find((l) => l.startsWith('1 '))?.slice(2);
 
 describe('the dashboard in a real tmux pane', () => {
-  it('shows rows and glyph changes, switches windows, reruns, starts a command, saves and quits', async () => {
+  it('shows rows and glyph changes, switches windows, reruns, starts a command, saves, loads and quits', async () => {
     const sb = await useSandbox();
     const fleet = await startFleet(sb, { headless: false });
     const dash = fleet.supervisorPane;
@@ -75,7 +75,14 @@ describe('the dashboard in a real tmux pane', () => {
     const saved = JSON.parse(readFileSync(file, 'utf8')) as { name: string; dirs: Record<string, unknown[]> };
     expect(saved.name).toBe('dash-save');
     expect(Object.values(saved.dirs).flat()).toEqual(['echo alpha-line; read answer; exit 3', 'echo beta-done', 'echo gamma-from-n']);
-    await waitForScreen(sb, dash, /saved 3 task\(s\) as 'dash-save'/, 'the save in the status line');
+    await waitForScreen(sb, dash, /saved 'dash-save': 3 command\(s\)/, 'the save in the status line');
+
+    // o lists saved sessions (then recovery snapshots); Enter loads the chosen one.
+    await pressKeys(sb, dash, 'o');
+    await waitForScreen(sb, dash, /^› dash-save {3}3 task\(s\) · saved \d+s ago/m, 'the saved session first in the chooser');
+    await pressKeys(sb, dash, 'Enter');
+    await waitForScreen(sb, dash, /^fleetcom {3}\d+ running · 0 idle · \d+ done/m, 'the list again');
+    await waitFor(async () => (await fleet.ls()).length === 6, { what: 'the loaded tasks' });
 
     // Q asks, then y takes the fleet down like `fleetcom down`.
     await pressKeys(sb, dash, 'Q');

@@ -2,12 +2,14 @@
 // Each returns the text for the status line (or the load choices for `o`).
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { readSessionTasks } from '../commands/recipe-io.js';
+import { readSession } from '../commands/recipe-io.js';
+import { savedMessage } from '../commands/save.js';
 import type { RecipeTask, Request } from '../control/protocol.js';
 import type { Deps } from '../deps.js';
+import { fleetRecipe } from '../fleet/fleet-recipe.js';
 import type { Task } from '../fleet/task.js';
 import { quoteShell } from '../harness/index.js';
-import { listSessions, saveNamed, type Recipe, type RecipeEntry } from '../sessions/index.js';
+import { listSessions, normalizeSessionName, saveNamed } from '../sessions/index.js';
 import type { TmuxRun } from '../tmux/runner.js';
 import { capturePanes, displayPopup, lastWindow } from '../tmux/screens.js';
 import { displayMessage } from '../tmux/sessions.js';
@@ -84,17 +86,12 @@ export async function perform(action: Action, deps: ActionDeps): Promise<Outcome
   }
 }
 
-/** The recipe of `fleetcom save`: the supervisor's entries by directory, in task order. */
-export function recipeOf(name: string, tasks: readonly RecipeTask[]): Recipe {
-  const dirs = new Map<string, RecipeEntry[]>();
-  for (const t of tasks) dirs.set(t.cwd, [...(dirs.get(t.cwd) ?? []), { cmd: t.cmd, name: t.name, group: t.group }]);
-  return { name, dirs };
-}
-
+/** `fleetcom save NAME`, from inside: the same recipe and store. */
 async function save(name: string, deps: ActionDeps): Promise<string> {
   const tasks = (await deps.fleet.handle({ op: 'save' })) as RecipeTask[];
-  const saved = await saveNamed(deps.sessionDir, name, recipeOf(name, tasks), deps.home);
-  return `saved ${tasks.length} task(s) as '${name}' in ${saved.file}`;
+  const recipe = fleetRecipe(normalizeSessionName(name), tasks);
+  const saved = await saveNamed(deps.sessionDir, name, recipe, deps.home);
+  return `${savedMessage(recipe).trim()} in ${saved.file}`;
 }
 
 async function loadChoices(deps: ActionDeps): Promise<LoadChoice[]> {
@@ -113,11 +110,11 @@ async function load(choice: LoadChoice, deps: ActionDeps): Promise<string> {
     env: { ...deps.env, HOME: deps.home }, cwd: deps.cwd, now: deps.now,
     stdout: { write: () => true }, stderr: { write: (text: string) => skipped.push(text.trim()) },
   };
-  const tasks = await readSessionTasks(choice.file, cliDeps);
-  const result = (await deps.fleet.handle({ op: 'load', tasks, env: deps.env })) as { ids: number[]; errors: string[] };
+  const session = await readSession(choice.file, cliDeps);
+  const result = (await deps.fleet.handle({ op: 'load', tasks: session.tasks, env: deps.env })) as { ids: number[]; errors: string[] };
   for (const line of [...skipped, ...result.errors]) deps.log(`load: ${line}`);
   const problems = skipped.length + result.errors.length;
-  return `loaded ${result.ids.length} task(s) from ${path.basename(choice.file)}${problems ? ` (${problems} problem(s), see the log)` : ''}`;
+  return `loaded '${session.name}': ${result.ids.length} task(s)${problems ? ` (${problems} problem(s), see the log)` : ''}`;
 }
 
 /** A popup over the dashboard showing the task's screen as it is now; any key closes it. */
