@@ -30,7 +30,11 @@ describe('the dashboard in a real tmux pane', () => {
     const fleet = await startFleet(sb, { headless: false });
     const dash = fleet.supervisorPane;
     const dashWindow = (await sb.tmux('display-message', '-p', '-t', dash, '#{window_id}')).trim();
-    await waitForScreen(sb, dash, /^fleetcom {3}0 running · 0 idle · 0 done/m, 'the header');
+    await waitForScreen(sb, dash, /^fleetcom {3}0 running · 0 idle · 0 done {2,}by state · \? help$/m, 'the header');
+
+    // A resize redraws at the new width (the header's right side ends at the last column).
+    await sb.tmux('resize-window', '-t', dashWindow, '-x', '100', '-y', '30');
+    await waitForScreen(sb, dash, /^fleetcom {3}0 running · 0 idle · 0 done {45}by state · \? help$/m, 'the header 100 columns wide');
 
     // Rows: one task that waits for a line, one that finishes at once.
     const waiter = await fleet.run('echo alpha-line; read answer; exit 3');

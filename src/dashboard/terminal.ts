@@ -59,7 +59,7 @@ const HISTORY_LINES = 30;
 
 export function startDashboard(deps: DashboardDeps): Dashboard {
   const { input, output } = deps;
-  let ui: Ui = initialUi;
+  let ui: Ui = { ...initialUi, status: 'press ? for help' };
   let drawn: string[] = [];
   let visible: number[] = [];
   let pending: NodeJS.Timeout | null = null;
