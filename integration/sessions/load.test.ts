@@ -1,10 +1,12 @@
 // `fleetcom load` and `fleetcom sessions`: a saved fleet comes back into a new fleet with each
 // agent started on its resume arguments; a malformed file spawns nothing.
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startFleet } from '../helpers/fleet.js';
-import { useSandbox } from '../helpers/sandbox.js';
+import { runCli } from '../helpers/cli.js';
+import { useSandbox, type Sandbox } from '../helpers/sandbox.js';
+import { waitFor } from '../helpers/wait-for.js';
 import { exitAgent, readDoc, recoveryDir, snapshots, spawnIn, startsAfter, talk } from './kit.js';
 
 describe('fleetcom load', () => {
@@ -74,5 +76,33 @@ describe('fleetcom load', () => {
     expect(ok.stderr).toContain("loaded 'ok': 1 task(s)");
     expect((await fleet.ls()).map((t) => [t.cwd, t.command])).toEqual([[here, 'sleep 600']]);
   });
+
+  it('up SESSION loads the session at start; a malformed one stops up before tmux', async () => {
+    const sb = await useSandbox();
+    const w = await sb.mkdir('home', 'w');
+    const id = 'c8c4a5cc-0b32-4ba0-a6b4-6ed08c218e0d';
+    const project = join(sb.env.CLAUDE_CONFIG_DIR!, 'projects', w.replace(/[^A-Za-z0-9]/g, '-'));
+    await mkdir(project, { recursive: true });
+    await writeFile(join(project, `${id}.jsonl`), `${JSON.stringify({ type: 'user', message: { role: 'user', content: 'hi' } })}\n`);
+    await writeFile(join(sb.dir, 'start.json'), JSON.stringify({ version: 1, name: 'start', dirs: { '~/w': [`claude --resume '${id}'`, 'sleep 600'] } }));
+    await writeFile(join(sb.dir, 'bad.json'), '{"version": 2, "dirs": {}}');
+
+    const refused = await runCliOutside(sb, ['up', '--detach', '--tmux-socket', sb.socket, './bad.json']);
+    expect(refused.exitCode).toBe(1);
+    expect(refused.stderr).toContain('bad.json');
+    expect(refused.stderr).toContain('version 2');
+
+    const fleet = await startFleet(sb, { args: ['./start.json'] });
+    const tasks = await waitFor(async () => {
+      const all = await fleet.ls();
+      return all.length === 2 && all;
+    }, { what: 'the two tasks of start.json' });
+    expect(tasks.map((t) => [t.cwd, t.command])).toEqual([[w, `claude --resume '${id}'`], [w, 'sleep 600']]);
+    const [start] = await startsAfter(sb, 0, 1);
+    expect(start).toMatchObject({ agent: 'claude', cwd: w, argv: ['--resume', id, '--settings', expect.any(String)] });
+  });
 });
 
+function runCliOutside(sb: Sandbox, args: string[]) {
+  return runCli(args, { env: sb.env, cwd: sb.dir });
+}
