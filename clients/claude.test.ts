@@ -1,0 +1,121 @@
+// The real claude (version pinned in clients/manifest.json) driven through fleetcom: run,
+// type, exit, ls, save, rerun — offline, answered by the mock API.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { claudeSlug } from '../src/harness/index.js';
+import { manifest } from './helpers/clients.js';
+import {
+  clientProcess, paneText, REPLY_MS, savedCommands, START_MS, submit, waitExited, waitForPayloads, waitForText,
+} from './helpers/drive.js';
+import { waitFor } from '../integration/helpers/wait-for.js';
+import { flagValue } from './helpers/proc.js';
+import { recordExit } from './helpers/record.js';
+import { useClientWorld, type ClientWorld } from './helpers/world.js';
+import { REPLY_MARK, startMockApi, type MockApi } from './mock-api.js';
+
+const VERSION = manifest.claude.version;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const READY = '? for shortcuts';
+
+let api: MockApi;
+beforeAll(async () => {
+  api = await startMockApi();
+});
+afterAll(() => api?.close());
+
+async function runClaude(w: ClientWorld) {
+  const r = await w.fleet.cli('run', '--cwd', w.project, '--', 'claude');
+  expect(r.exitCode, r.stderr).toBe(0);
+  const task = await w.fleet.task(r.stdout.trim());
+  const proc = await clientProcess(w.sb, w.fleet, task, (argv) => argv.includes('--session-id') || argv.includes('--resume'));
+  return { task, proc };
+}
+
+function transcriptFile(w: ClientWorld, id: string): string {
+  return join(w.sb.env.CLAUDE_CONFIG_DIR ?? '', 'projects', claudeSlug(w.project), `${id}.jsonl`);
+}
+
+function transcriptText(w: ClientWorld, id: string): string {
+  return existsSync(transcriptFile(w, id)) ? readFileSync(transcriptFile(w, id), 'utf8') : '(no transcript)';
+}
+
+function transcriptUserRecords(w: ClientWorld, id: string): number | null {
+  if (!existsSync(transcriptFile(w, id))) return null;
+  return transcriptText(w, id).split('\n').filter((l) => l.includes('"type":"user"')).length;
+}
+
+describe(`claude ${VERSION} under fleetcom`, () => {
+  it('pins and captures the same id, scrapes the exit hint after a message, saves and resumes it', async () => {
+    const w = await useClientWorld(api);
+    const { task, proc } = await runClaude(w);
+
+    // The pin (what claude was really given) and the SessionStart capture agree, before any message.
+    const pin = flagValue(proc.argv, '--session-id');
+    expect(pin).toMatch(UUID);
+    const capture = proc.env.FLEETCOM_CAPTURE_FILE;
+    expect(capture, 'claude runs with FLEETCOM_CAPTURE_FILE').toBeTruthy();
+    const [start] = await waitForPayloads(capture!, (p) => p.some((x) => x.hook_event_name === 'SessionStart'), 'SessionStart', START_MS);
+    expect(start).toMatchObject({ session_id: pin, hook_event_name: 'SessionStart', source: 'startup', cwd: w.project });
+    expect(String(start?.transcript_path)).toMatch(new RegExp(`/projects/${claudeSlug(w.project)}/${pin}\\.jsonl$`));
+
+    // No conversation yet: claude writes the transcript at the first message, so by 8.2 the
+    // captured id does not count and the task resumes as plain `claude`.
+    await waitForText(w.sb, task.paneId, READY, START_MS);
+    expect(transcriptUserRecords(w, pin!)).toBeNull();
+    expect(await w.fleet.task(task.id)).toMatchObject({ conversationId: null, resumeCommand: 'claude' });
+
+    // A message, answered by the mock: the transcript gets its user record, the id counts.
+    await submit(w.sb, task.paneId, 'hello from fleetcom');
+    await waitForText(w.sb, task.paneId, REPLY_MARK, REPLY_MS);
+    await waitFor(() => transcriptUserRecords(w, pin!)! > 0, { what: 'a user record in the transcript' });
+    const talked = await w.fleet.waitTask(task.id, (t) => t.conversationId === pin, 'the pinned id as its conversation');
+    expect(talked.idSource).toBe('capture');
+
+    // /exit prints the hint; fleetcom scrapes it.
+    await submit(w.sb, task.paneId, '/exit');
+    const exited = await waitExited(w.sb, w.fleet, task);
+    expect(exited).toMatchObject({ exitStatus: 0, conversationId: pin, idSource: 'exit-hint', resumeCommand: `claude --resume '${pin}'` });
+    const text = await paneText(w.sb, task.paneId);
+    expect(text).toContain('Resume this session with:');
+    expect(text).toContain(`claude --resume ${pin}`);
+    await recordExit({ agent: 'claude', version: VERSION, variant: '', expectedId: pin!, how: 'bare `claude` in a fleet, one message answered by the mock API, then `/exit`' }, text, w.sb.dir);
+
+    expect(await savedCommands(w.fleet, w.project)).toEqual([`claude --resume '${pin}'`]);
+
+    // rerun: the real client comes back into that conversation.
+    const rerun = await w.fleet.cli('rerun', String(task.id));
+    expect(rerun.exitCode, rerun.stderr).toBe(0);
+    const again = await w.fleet.task(task.id);
+    expect(again).toMatchObject({ run: 1, command: `claude --resume '${pin}'` });
+    const resumed = await clientProcess(w.sb, w.fleet, again, (argv) => argv.includes('--resume'));
+    expect(flagValue(resumed.argv, '--resume')).toBe(pin);
+    const capture2 = resumed.env.FLEETCOM_CAPTURE_FILE;
+    expect(capture2).toBeTruthy();
+    expect(capture2).not.toBe(capture);
+    const [restart] = await waitForPayloads(capture2!, (p) => p.some((x) => x.hook_event_name === 'SessionStart'), 'SessionStart on resume', START_MS);
+    expect(restart).toMatchObject({ session_id: pin, hook_event_name: 'SessionStart', source: 'resume' });
+    const back = await w.fleet.waitTask(task.id, (t) => t.state !== 'exited' && t.conversationId === pin, 'the same conversation');
+    expect(back.idSource).toBe('capture');
+  });
+
+  it('keeps plain `claude` when it exits without a message (amendment 8.2)', async () => {
+    const w = await useClientWorld(api);
+    const { task, proc } = await runClaude(w);
+    const pin = flagValue(proc.argv, '--session-id');
+    expect(pin).toMatch(UUID);
+    await waitForPayloads(proc.env.FLEETCOM_CAPTURE_FILE!, (p) => p.some((x) => x.session_id === pin), 'SessionStart', START_MS);
+    await waitForText(w.sb, task.paneId, READY, START_MS);
+
+    await submit(w.sb, task.paneId, '/exit');
+    const exited = await waitExited(w.sb, w.fleet, task);
+    const text = await paneText(w.sb, task.paneId);
+    expect(text).not.toContain('claude --resume');
+    // The pin was captured, but its conversation holds no user record: it resumes nothing.
+    expect(transcriptUserRecords(w, pin!) ?? 0, `${transcriptText(w, pin!)}\n--- pane ---\n${text}`).toBe(0);
+    expect(exited).toMatchObject({ exitStatus: 0, conversationId: null, idSource: null, resumeCommand: 'claude' });
+    await recordExit({ agent: 'claude', version: VERSION, variant: 'no-message', expectedId: null, how: 'bare `claude` in a fleet, `/exit` before any message' }, text, w.sb.dir);
+
+    expect(await savedCommands(w.fleet, w.project)).toEqual(['claude']);
+  });
+});

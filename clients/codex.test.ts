@@ -1,0 +1,162 @@
+// The real codex (version pinned in clients/manifest.json) driven through fleetcom: run, type,
+// exit, ls, save, rerun, and a user's own notifier — offline, answered by the mock API.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from '../integration/helpers/wait-for.js';
+import type { LsRecord } from '../src/fleet/task.js';
+import { manifest } from './helpers/clients.js';
+import {
+  clientProcess, paneText, pressKeys, REPLY_MS, savedCommands, START_MS, submit, waitExited, waitForPayloads, waitForText,
+} from './helpers/drive.js';
+import { recordExit } from './helpers/record.js';
+import { useClientWorld, writeUserNotifier, type ClientWorld } from './helpers/world.js';
+import { REPLY_MARK, startMockApi, type MockApi } from './mock-api.js';
+
+const VERSION = manifest.codex.version;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const READY = '? for shortcuts';
+const TITLE_PROMPT = 'Generate a concise, single-line task title';
+
+type Payload = Record<string, unknown>;
+
+let api: MockApi;
+beforeAll(async () => {
+  api = await startMockApi();
+});
+afterAll(() => api?.close());
+
+const isCodex = (argv: string[]) => argv.some((a) => /(^|\/)codex(\.js)?$/.test(a));
+const inputs = (p: Payload) => (Array.isArray(p['input-messages']) ? (p['input-messages'] as unknown[]).map(String) : []);
+const isTitle = (p: Payload) => inputs(p).some((m) => m.startsWith(TITLE_PROMPT));
+
+async function runCodex(w: ClientWorld) {
+  const r = await w.fleet.cli('run', '--cwd', w.project, '--', 'codex');
+  expect(r.exitCode, r.stderr).toBe(0);
+  const task = await w.fleet.task(r.stdout.trim());
+  const proc = await clientProcess(w.sb, w.fleet, task, isCodex);
+  const capture = proc.env.FLEETCOM_CAPTURE_FILE;
+  expect(capture, 'codex runs with FLEETCOM_CAPTURE_FILE').toBeTruthy();
+  return { task, proc, capture: capture! };
+}
+
+/** Sends one message and waits for the mock's reply and for both notifies of the first turn. */
+async function talk(w: ClientWorld, task: LsRecord, capture: string, message: string, turns: number): Promise<{ main: Payload; title: Payload | undefined }> {
+  await waitForText(w.sb, task.paneId, READY, START_MS);
+  await submit(w.sb, task.paneId, message);
+  await waitForText(w.sb, task.paneId, REPLY_MARK, REPLY_MS);
+  // The main thread's notify; after the first turn also the title thread's (either order).
+  const payloads = await waitForPayloads(
+    capture,
+    (p) => p.some((x) => inputs(x).at(-1) === message) && (turns > 1 || p.some(isTitle)),
+    turns > 1 ? 'the turn notify' : 'the turn notify and the title notify',
+  );
+  const main = payloads.find((x) => inputs(x).at(-1) === message)!;
+  return { main, title: payloads.find(isTitle) };
+}
+
+/** The rollout files under the task's codex home whose name ends with `<id>.jsonl`. */
+function rollouts(w: ClientWorld, id: string): string[] {
+  const root = join(w.sb.env.CODEX_HOME ?? '', 'sessions');
+  const found: string[] = [];
+  const walk = (dir: string) => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      if (e.isDirectory()) walk(join(dir, e.name));
+      else if (e.name.startsWith('rollout-') && e.name.endsWith(`-${id}.jsonl`)) found.push(join(dir, e.name));
+    }
+  };
+  try {
+    walk(root);
+  } catch {
+    return found;
+  }
+  return found;
+}
+
+async function exitCodex(w: ClientWorld, task: LsRecord): Promise<{ exited: LsRecord; text: string }> {
+  // One Ctrl-C when idle exits.
+  await pressKeys(w.sb, task.paneId, 'C-c');
+  const exited = await waitExited(w.sb, w.fleet, task);
+  return { exited, text: await paneText(w.sb, task.paneId) };
+}
+
+describe(`codex ${VERSION} under fleetcom`, () => {
+  it('captures the real thread id despite the title notify, scrapes the same from the exit, saves and resumes it', async () => {
+    const w = await useClientWorld(api);
+    const { task, capture } = await runCodex(w);
+    const { main, title } = await talk(w, task, capture, 'hello from fleetcom', 1);
+
+    const thread = String(main['thread-id']);
+    expect(thread).toMatch(UUID);
+    expect(main).toMatchObject({ type: 'agent-turn-complete', cwd: w.project, client: 'codex-tui' });
+    // Amendment 8.3: a second notify for an internal title thread, with no rollout of its own.
+    expect(title, 'the title-generation notify').toBeDefined();
+    expect(title?.['thread-id']).not.toBe(thread);
+    expect(rollouts(w, thread)).toHaveLength(1);
+    expect(rollouts(w, String(title?.['thread-id']))).toHaveLength(0);
+    const first = JSON.parse(readFileSync(rollouts(w, thread)[0]!, 'utf8').split('\n')[0]!) as { type: string; payload: Payload };
+    expect(first).toMatchObject({ type: 'session_meta', payload: { id: thread, cwd: w.project } });
+    const talked = await w.fleet.waitTask(task.id, (t) => t.conversationId === thread, 'the captured thread id');
+    expect(talked.idSource).toBe('capture');
+
+    const { exited, text } = await exitCodex(w, task);
+    expect(text).toContain('To continue this session, run:');
+    expect(text).toContain(`codex resume ${thread}`);
+    expect(exited).toMatchObject({ conversationId: thread, idSource: 'exit-hint', resumeCommand: `codex resume '${thread}'` });
+    await recordExit({ agent: 'codex', version: VERSION, variant: '', expectedId: thread, how: 'bare `codex` in a fleet (embedded: fleetcom passes -c notify), one message answered by the mock API, then one Ctrl-C' }, text, w.sb.dir);
+
+    expect(await savedCommands(w.fleet, w.project)).toEqual([`codex resume '${thread}'`]);
+
+    // rerun resumes that thread: the next turn's notify names it and carries both messages.
+    const rerun = await w.fleet.cli('rerun', String(task.id));
+    expect(rerun.exitCode, rerun.stderr).toBe(0);
+    const again = await w.fleet.task(task.id);
+    expect(again).toMatchObject({ run: 1, command: `codex resume '${thread}'` });
+    const resumed = await clientProcess(w.sb, w.fleet, again, (argv) => isCodex(argv) && argv.includes(thread));
+    const capture2 = resumed.env.FLEETCOM_CAPTURE_FILE;
+    expect(capture2).toBeTruthy();
+    expect(capture2).not.toBe(capture);
+    const next = await talk(w, again, capture2!, 'and once more', 2);
+    expect(next.main['thread-id']).toBe(thread);
+    expect(inputs(next.main)).toEqual(['hello from fleetcom', 'and once more']);
+    const back = await w.fleet.waitTask(task.id, (t) => t.state !== 'exited' && t.conversationId === thread, 'the same thread');
+    expect(back.idSource).toBe('capture');
+    const second = await exitCodex(w, again);
+    expect(second.exited).toMatchObject({ conversationId: thread, idSource: 'exit-hint' });
+  });
+
+  it("chains to the user's own notifier, which still receives every payload", async () => {
+    const w = await useClientWorld(api, { userNotifier: true });
+    const { task, proc, capture } = await runCodex(w);
+    expect(proc.env.FLEETCOM_NOTIFY_CHAIN, "fleetcom's notifier is told the user's program").toContain(w.userNotifier!.program);
+
+    const { main } = await talk(w, task, capture, 'hello from fleetcom', 1);
+    const thread = String(main['thread-id']);
+    const userLines = await waitFor(() => {
+      const lines = readUserLog(w.userNotifier!.log);
+      return lines.some((l) => l['thread-id'] === thread) && lines.some(isTitle) ? lines : null;
+    }, { what: "the user's notifier to receive both payloads" });
+    // The very payloads fleetcom captured, byte for byte as JSON.
+    expect(userLines.find((l) => l['thread-id'] === thread)).toEqual(main);
+    await w.fleet.waitTask(task.id, (t) => t.conversationId === thread, 'the captured thread id');
+
+    const { exited } = await exitCodex(w, task);
+    expect(exited).toMatchObject({ conversationId: thread, idSource: 'exit-hint' });
+  });
+});
+
+function readUserLog(file: string): Payload[] {
+  let text = '';
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return [];
+  }
+  return text.split('\n').flatMap((l) => {
+    try {
+      return l.trim() ? [JSON.parse(l) as Payload] : [];
+    } catch {
+      return [];
+    }
+  });
+}

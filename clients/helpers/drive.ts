@@ -1,0 +1,88 @@
+// Driving a real client's TUI in a fleet task's pane, and reading what fleetcom and the client
+// left behind. Every wait polls with a generous deadline; none sleeps.
+import { readFile } from 'node:fs/promises';
+import type { Fleet } from '../../integration/helpers/fleet.js';
+import { paneText, pressKeys, waitForText } from '../../integration/helpers/pane.js';
+import type { Sandbox } from '../../integration/helpers/sandbox.js';
+import { waitFor } from '../../integration/helpers/wait-for.js';
+import type { LsRecord } from '../../src/fleet/task.js';
+import { descendants, type ProcInfo } from './proc.js';
+
+/** Real clients start in seconds, but a loaded 2-core machine can take much longer. */
+export const START_MS = 60_000;
+export const REPLY_MS = 60_000;
+
+/**
+ * Types `text` and submits it. The text is typed first and Enter is pressed only once the
+ * client shows it: codex reads a burst of keys followed at once by Enter as a paste (the
+ * Enter becomes part of it and nothing is sent).
+ */
+export async function submit(sb: Sandbox, pane: string, text: string): Promise<void> {
+  const before = countOf(await paneText(sb, pane), text);
+  await sb.tmux('send-keys', '-t', pane, '-l', text);
+  await waitFor(async () => countOf(await paneText(sb, pane), text) > before, { what: `pane ${pane} to echo ${text}`, timeout: START_MS });
+  await pressKeys(sb, pane, 'Enter');
+}
+
+function countOf(haystack: string, needle: string): number {
+  return haystack.split(needle).length - 1;
+}
+
+/** The task's client process (the one whose argv satisfies `match`) under its pane's process. */
+export async function clientProcess(sb: Sandbox, fleet: Fleet, task: LsRecord, match: (argv: string[]) => boolean): Promise<ProcInfo> {
+  return waitFor(
+    async () => {
+      const pane = (await sb.ops.listPanes(fleet.session)).find((p) => p.paneId === task.paneId);
+      if (!pane?.panePid) return null;
+      return (await descendants(pane.panePid)).find((p) => match(p.argv)) ?? null;
+    },
+    { what: `the client process of task ${task.id}`, timeout: START_MS },
+  );
+}
+
+/** The JSON payloads in a capture file, one per line (claude's hook writes one, codex appends). */
+export async function capturePayloads(file: string): Promise<Record<string, unknown>[]> {
+  const text = await readFile(file, 'utf8').catch(() => '');
+  const payloads: Record<string, unknown>[] = [];
+  for (const line of text.split('\n')) {
+    if (line.trim() === '') continue;
+    try {
+      payloads.push(JSON.parse(line) as Record<string, unknown>);
+    } catch {
+      // a half-written line: the next poll sees it whole
+    }
+  }
+  return payloads;
+}
+
+/** Waits until the capture file holds payloads satisfying `predicate`; returns them. */
+export function waitForPayloads(
+  file: string,
+  predicate: (payloads: Record<string, unknown>[]) => boolean,
+  what: string,
+  timeout = REPLY_MS,
+): Promise<Record<string, unknown>[]> {
+  return waitFor(async () => {
+    const payloads = await capturePayloads(file);
+    return predicate(payloads) ? payloads : null;
+  }, { what: `${file}: ${what}`, timeout });
+}
+
+/** Waits for the task to have exited (its text scraped); shows the pane on timeout. */
+export async function waitExited(sb: Sandbox, fleet: Fleet, task: LsRecord): Promise<LsRecord> {
+  return fleet.waitTask(task.id, (t) => t.state === 'exited', 'exited', START_MS).catch(async (e: Error) => {
+    throw new Error(`${e.message}\n--- pane ${task.paneId} ---\n${await paneText(sb, task.paneId).catch(() => '(gone)')}`);
+  });
+}
+
+export { paneText, pressKeys, waitForText };
+
+/** `save --stdout`, parsed: the commands saved for `dir`. */
+export async function savedCommands(fleet: Fleet, dir: string): Promise<string[]> {
+  const r = await fleet.cli('save', '--stdout');
+  if (r.exitCode !== 0) throw new Error(`save --stdout failed (${r.exitCode}): ${r.stderr}`);
+  const recipe = JSON.parse(r.stdout) as { dirs?: Record<string, (string | { cmd: string })[]> };
+  const entries = recipe.dirs?.[dir];
+  if (!entries) throw new Error(`save --stdout has no entry for ${dir}:\n${r.stdout}`);
+  return entries.map((e) => (typeof e === 'string' ? e : e.cmd));
+}

@@ -1,0 +1,21 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+// The real-client contract suite (opt-in: `npm run test:clients`, which runs clients/run.mjs;
+// never part of `npm test`). It must run inside a private network namespace: global-setup.ts
+// refuses to start otherwise. Writes a JSON report that .ci/run sums with the main one.
+export default defineConfig({
+  test: {
+    name: 'clients',
+    root: fileURLToPath(new URL('..', import.meta.url)),
+    include: ['clients/**/*.test.ts'],
+    globalSetup: ['clients/global-setup.ts'],
+    // Real clients take seconds to start and answer on a loaded 2-core machine.
+    testTimeout: 300_000,
+    hookTimeout: 120_000,
+    pool: 'forks',
+    // One file per agent; two at once is what 2 cores take with real clients and tmux.
+    maxWorkers: 2,
+    reporters: ['default', ['json', { outputFile: 'reports/clients.json' }]],
+  },
+});
