@@ -71,11 +71,11 @@ function promptKey(ui: Ui, mode: Extract<Mode, { kind: 'prompt' }>, key: Key): K
 }
 
 function findKey(ui: Ui, mode: Extract<Mode, { kind: 'find' }>, key: Key, rows: readonly Row[], home: string): KeyResult {
-  if (key.name === 'escape' || key.name === 'interrupt') return { ui: { ...list(ui), selected: mode.restore.selected, index: mode.restore.index }, action: null };
+  const restored = (status: string): Ui => ({ ...list(ui, status), selected: mode.restore.selected, index: mode.restore.index });
+  if (key.name === 'escape' || key.name === 'interrupt') return { ui: restored(ui.status), action: null };
   if (key.name === 'enter') {
     const first = displayOrder(rows, ui, home)[0];
-    const closed = list(ui, first ? '' : `nothing matches '${mode.text}'`);
-    return { ui: first ? select(closed, rows, home, first.id) : closed, action: null };
+    return { ui: first ? select(list(ui, ''), rows, home, first.id) : restored(`nothing matches '${mode.text}'`), action: null };
   }
   if (key.name === 'up' || key.name === 'down') return { ui: move(ui, rows, home, key.name === 'up' ? -1 : 1), action: null };
   const text = edit(mode.text, key);

@@ -183,10 +183,14 @@ export function startDashboard(deps: DashboardDeps): Dashboard {
       if (pending) clearTimeout(pending);
       input.off('data', onData);
       output.off('resize', onResize);
-      input.setRawMode?.(false);
-      input.pause();
-      output.write('\x1b[0m\x1b[?25h\x1b[?1049l');
-      for (const line of kept) deps.stderr.write(`${line}\n`);
+      try {
+        input.setRawMode?.(false);
+        input.pause();
+        output.write('\x1b[0m\x1b[?25h\x1b[?1049l');
+        for (const line of kept) deps.stderr.write(`${line}\n`);
+      } catch {
+        // The terminal is gone (its window was closed): nothing left to restore.
+      }
     },
   };
 }

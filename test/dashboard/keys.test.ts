@@ -90,9 +90,9 @@ describe('key handling', () => {
   });
 
   it('a finder with no match leaves the selection and says so', () => {
-    const none = press(ui({ selected: 4 }), '/zzz', named('enter'));
+    const none = press(ui({ selected: 4 }), '/gzz', named('enter'));
     expect(none.ui.selected).toBe(4);
-    expect(none.ui.status).toContain("nothing matches 'zzz'");
+    expect(none.ui.status).toContain("nothing matches 'gzz'");
   });
 
   it('s cycles grouping state → directory → group → state and keeps the selection', () => {
