@@ -13,6 +13,7 @@
 // `env` is a complete environment (nothing inherited): PATH starts with
 // integration/fixtures/bin (the fake claude, codex, grok), SHELL=/bin/sh, LANG=C.UTF-8, no
 // TMUX or TMUX_PANE, FAKE_AGENT_LOG=<dir>/agents.log (read it with agentStarts()).
+import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, realpath, rm } from 'node:fs/promises';
 import { tmpdir, userInfo } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -20,6 +21,7 @@ import { fileURLToPath } from 'node:url';
 import { onTestFinished } from 'vitest';
 import { createTmux, type TmuxOps } from '../../src/tmux/operations.js';
 import { TmuxRunner } from '../../src/tmux/runner.js';
+import { waitFor } from './wait-for.js';
 
 export const fixturesBin = fileURLToPath(new URL('../fixtures/bin', import.meta.url));
 
@@ -91,7 +93,7 @@ export async function createSandbox(): Promise<Sandbox> {
   const runner = new TmuxRunner({ socketPath: socket, configFile: '/dev/null', env });
   const ops = createTmux(runner);
   let cleaned = false;
-  return {
+  const sandbox: Sandbox = {
     dir,
     home,
     socket,
@@ -119,12 +121,35 @@ export async function createSandbox(): Promise<Sandbox> {
     async cleanup() {
       if (cleaned) return;
       cleaned = true;
+      // The pane processes (and the fakes they started) get SIGHUP from kill-server; wait until
+      // they are gone so none writes into the dir while it is being removed.
+      const panePids = await runner.run(['list-panes', '-a', '-F', '#{pane_pid}']).catch(() => '');
       await ops.killServer();
+      const agentPids = (await sandbox.agentStarts()).map((a) => a.pid);
+      const pids = [...panePids.split('\n').map(Number), ...agentPids].filter((pid) => pid > 1);
+      await waitFor(() => pids.every((pid) => !alive(pid)), { what: 'the sandbox processes to end', timeout: 10_000 }).catch(() => {
+        for (const pid of pids.filter(alive)) process.kill(pid, 'SIGKILL');
+      });
       // A supervisor that got SIGHUP from the dying server may still write its last files
       // (state, recovery snapshot) for a moment: retry instead of failing on ENOTEMPTY.
       await rm(dir, { recursive: true, force: true, maxRetries: 20, retryDelay: 50 });
     },
   };
+  return sandbox;
+}
+
+/** The process exists and is not a zombie. */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  try {
+    return !/^\d+ \(.*\) Z/s.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return true;
+  }
 }
 
 /** createSandbox() + cleanup when the current test finishes (pass or fail). */

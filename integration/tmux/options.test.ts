@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TmuxError } from '../../src/tmux/errors.js';
 import { quoteForTest } from './quote.js';
+import { waitForDeath } from '../helpers/pane.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { waitFor } from '../helpers/wait-for.js';
 
@@ -43,6 +44,9 @@ describe('hooks', () => {
       session, name: 'w', cwd: sb.dir, argv: ['false'],
       windowOptions: { 'remain-on-exit': 'on' }, windowHooks: { 'pane-died': hookCommand(log) },
     });
+    // pane-died fires once tmux has reaped the process; polling listPanes makes sure it does
+    // (tmux 3.3a misses a SIGCHLD now and then, see reapChildren).
+    await waitForDeath(sb, session, w.paneId);
     expect((await readLog(log)).trim()).toBe(`${w.paneId} 1`);
   });
 
@@ -56,6 +60,7 @@ describe('hooks', () => {
     await sb.ops.setWindowHook(w.windowId, 'pane-died', hookCommand(log));
     expect(await sb.tmux('show-hooks', '-w', '-t', w.windowId)).toContain('pane-died');
     await sb.tmux('send-keys', '-t', w.paneId, 'Enter');
+    await waitForDeath(sb, session, w.paneId);
     expect((await readLog(log)).trim()).toBe(`${w.paneId} 4`);
     await sb.ops.unsetWindowHook(w.windowId, 'pane-died');
     expect(await sb.tmux('show-hooks', '-w', '-t', w.windowId)).not.toContain('pane-died');

@@ -3,7 +3,7 @@ import { stat } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { createSandbox, fixturesBin, useSandbox } from '../helpers/sandbox.js';
 import { waitFor } from '../helpers/wait-for.js';
-import { spawnInPane, waitForDeath, paneText } from '../helpers/pane.js';
+import { spawnInPane, waitForDeath, waitForText } from '../helpers/pane.js';
 
 describe('sandbox', () => {
   it('keeps every home and runtime dir inside its temp dir, fakes first on PATH, no TMUX', async () => {
@@ -26,7 +26,7 @@ describe('sandbox', () => {
     const session = await sb.startServer();
     const w = await spawnInPane(sb, session, 'for c in claude codex grok; do command -v $c; done; echo "HOME=$HOME"');
     await waitForDeath(sb, session, w.paneId);
-    const text = await paneText(sb, w.paneId);
+    const text = await waitForText(sb, w.paneId, 'HOME=');
     expect(text).toContain(`${fixturesBin}/claude\n${fixturesBin}/codex\n${fixturesBin}/grok`);
     expect(text).toContain(`HOME=${sb.home}`);
   });
