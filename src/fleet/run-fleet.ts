@@ -57,8 +57,11 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
   await acquireLock(files, process.pid);
   const [sessionId = '', sessionName = ''] = (await displayMessage(tmux, pane, '#{session_id}\t#{session_name}')).split('\t');
   let dashboard: Dashboard | null = null;
+  // FLEETCOM_LOG_MS=1 puts epoch milliseconds before the clock time (npm run bench reads them).
+  const logMs = env.FLEETCOM_LOG_MS === '1';
   const log = (line: string) => {
-    const stamped = `${new Date(deps.now()).toISOString().slice(11, 19)} ${line}`;
+    const now = deps.now();
+    const stamped = `${logMs ? `${now} ` : ''}${new Date(now).toISOString().slice(11, 19)} ${line}`;
     if (dashboard) dashboard.log(stamped);
     else deps.stderr.write(`${stamped}\n`);
   };
