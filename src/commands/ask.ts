@@ -3,7 +3,7 @@
 import { callSupervisor } from '../control/client.js';
 import type { Request } from '../control/protocol.js';
 import type { Deps } from '../deps.js';
-import { fleetRuntime } from '../fleet/run-fleet.js';
+import { fleetRuntime } from '../fleet/runtime-files.js';
 
 export function ask(deps: Deps, request: Request, socket?: string): Promise<unknown> {
   return callSupervisor(socket ?? fleetRuntime(deps.env).socket, request);

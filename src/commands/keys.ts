@@ -1,6 +1,6 @@
 // `fleetcom keys`: tmux.conf lines equivalent to the binding `up` installs.
 import type { Deps } from '../deps.js';
-import { cliPaths } from '../fleet/run-fleet.js';
+import { cliPaths } from '../fleet/runtime-files.js';
 import { rerunBinding } from '../fleet/tmux-commands.js';
 
 export async function runKeys(opts: { rerunKey: string }, deps: Deps): Promise<number> {

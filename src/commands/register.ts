@@ -2,13 +2,16 @@
 import { Option, type Command } from 'commander';
 import type { Dispatch } from '../cli.js';
 import type { Deps } from '../deps.js';
-import { runExplain } from './explain.js';
-import { runKeys } from './keys.js';
-import { runLoad, runRecover } from './load.js';
-import { runSave } from './save.js';
-import { runSessions } from './sessions.js';
-import { runDown, runLabel, runLs, runPaneDied, runRerun, runRun, runSimple } from './tasks.js';
-import { runUp } from './up.js';
+
+// Each command's module is imported when that command runs, so `--version`, `--help` and the
+// small commands do not load the supervisor, the dashboard, chokidar or execa (cold start).
+const explain = () => import('./explain.js');
+const keys = () => import('./keys.js');
+const load = () => import('./load.js');
+const save = () => import('./save.js');
+const sessions = () => import('./sessions.js');
+const tasks = () => import('./tasks.js');
+const up = () => import('./up.js');
 
 const example = (lines: string) => `\nExamples:\n${lines}`;
 
@@ -23,7 +26,7 @@ export function registerCommands(program: Command, deps: Deps, dispatch: Dispatc
     .option('--tmux-socket <path>', 'outside tmux: the tmux server socket to use')
     .option('--rerun-key <key>', "the prefix-table key that reruns a task ('none' disables)", 'r')
     .addHelpText('after', example('  fleetcom up\n  fleetcom up --headless work\n  fleetcom up --detach --tmux-session agents'))
-    .action((session: string | undefined, opts) => dispatch(() => runUp(session, opts, deps)));
+    .action((session: string | undefined, opts) => dispatch(async () => (await up()).runUp(session, opts, deps)));
 
   program
     .command('run')
@@ -34,14 +37,14 @@ export function registerCommands(program: Command, deps: Deps, dispatch: Dispatc
     .option('--group <group>', 'custom group')
     .passThroughOptions()
     .addHelpText('after', example("  fleetcom run -- claude\n  fleetcom run --cwd ~/src/api --name api -- 'npm run dev'"))
-    .action((words: string[], opts) => dispatch(() => runRun(words, opts, deps)));
+    .action((words: string[], opts) => dispatch(async () => (await tasks()).runRun(words, opts, deps)));
 
   program
     .command('ls')
     .description('list tasks with their conversation ids')
     .option('--json', 'print an array of task records')
     .addHelpText('after', example('  fleetcom ls\n  fleetcom ls --json'))
-    .action((opts) => dispatch(() => runLs(opts, deps)));
+    .action((opts) => dispatch(async () => (await tasks()).runLs(opts, deps)));
 
   program
     .command('rerun')
@@ -52,7 +55,7 @@ export function registerCommands(program: Command, deps: Deps, dispatch: Dispatc
     .addOption(new Option('--socket <path>').hideHelp())
     .addOption(new Option('--from-key').hideHelp())
     .addHelpText('after', example('  fleetcom rerun 3\n  fleetcom rerun --pane %12'))
-    .action((task: string | undefined, opts) => dispatch(() => runRerun(task, opts, deps)));
+    .action((task: string | undefined, opts) => dispatch(async () => (await tasks()).runRerun(task, opts, deps)));
 
   for (const [name, description] of [
     ['kill', 'stop a running task (SIGTERM, then SIGKILL after 2 s)'],
@@ -64,7 +67,7 @@ export function registerCommands(program: Command, deps: Deps, dispatch: Dispatc
       .description(description)
       .argument('<task>', 'task id, %pane or @window')
       .addHelpText('after', example(`  fleetcom ${name} 3`))
-      .action((task: string) => dispatch(() => runSimple(name, task, deps)));
+      .action((task: string) => dispatch(async () => (await tasks()).runSimple(name, task, deps)));
   }
 
   program
@@ -73,7 +76,7 @@ export function registerCommands(program: Command, deps: Deps, dispatch: Dispatc
     .argument('<task>', 'task id, %pane or @window')
     .argument('<name>', 'the new name (empty clears it)')
     .addHelpText('after', example('  fleetcom rename 3 reviewer'))
-    .action((task: string, name: string) => dispatch(() => runLabel('rename', task, name, deps)));
+    .action((task: string, name: string) => dispatch(async () => (await tasks()).runLabel('rename', task, name, deps)));
 
   program
     .command('group')
@@ -81,7 +84,7 @@ export function registerCommands(program: Command, deps: Deps, dispatch: Dispatc
     .argument('<task>', 'task id, %pane or @window')
     .argument('<group>', 'the group (empty clears it)')
     .addHelpText('after', example('  fleetcom group 3 backend'))
-    .action((task: string, group: string) => dispatch(() => runLabel('group', task, group, deps)));
+    .action((task: string, group: string) => dispatch(async () => (await tasks()).runLabel('group', task, group, deps)));
 
   program
     .command('save')
@@ -90,41 +93,41 @@ export function registerCommands(program: Command, deps: Deps, dispatch: Dispatc
     .option('--output <file>', 'write the session file here instead')
     .option('--stdout', 'print the session file instead of writing it')
     .addHelpText('after', example('  fleetcom save work\n  fleetcom save --output ./fleet.json\n  fleetcom save --stdout'))
-    .action((name: string | undefined, opts) => dispatch(() => runSave(name, opts, deps)));
+    .action((name: string | undefined, opts) => dispatch(async () => (await save()).runSave(name, opts, deps)));
 
   program
     .command('load')
     .description("spawn a saved session's tasks into the running fleet, with this shell's environment")
     .argument('<session>', 'a session name, or a path (/…, ./…, ../…, ~…, ….json)')
     .addHelpText('after', example('  fleetcom load work\n  fleetcom load ./fleet.json'))
-    .action((session: string) => dispatch(() => runLoad(session, deps)));
+    .action((session: string) => dispatch(async () => (await load()).runLoad(session, deps)));
 
   program
     .command('sessions')
     .description('list saved sessions and recovery snapshots, newest first')
     .option('--json', 'print one JSON document')
     .addHelpText('after', example('  fleetcom sessions\n  fleetcom sessions --json'))
-    .action((opts) => dispatch(() => runSessions(opts, deps)));
+    .action((opts) => dispatch(async () => (await sessions()).runSessions(opts, deps)));
 
   program
     .command('recover')
     .description('load the newest recovery snapshot not written by the running fleet (or the one named)')
     .argument('[snapshot]', 'a snapshot as listed by fleetcom sessions, or a path')
     .addHelpText('after', example('  fleetcom recover\n  fleetcom recover 20261129-193005-4242'))
-    .action((snapshot: string | undefined) => dispatch(() => runRecover(snapshot, deps)));
+    .action((snapshot: string | undefined) => dispatch(async () => (await load()).runRecover(snapshot, deps)));
 
   program
     .command('down')
     .description('stop every task, close their windows and stop the supervisor')
     .addHelpText('after', example('  fleetcom down'))
-    .action(() => dispatch(() => runDown(deps)));
+    .action(() => dispatch(async () => (await tasks()).runDown(deps)));
 
   program
     .command('keys')
     .description('print tmux.conf lines equivalent to the bindings up installs')
     .option('--rerun-key <key>', 'the key', 'r')
     .addHelpText('after', example('  fleetcom keys >> ~/.tmux.conf'))
-    .action((opts) => dispatch(() => runKeys(opts, deps)));
+    .action((opts) => dispatch(async () => (await keys()).runKeys(opts, deps)));
 
   program
     .command('explain')
@@ -135,11 +138,11 @@ export function registerCommands(program: Command, deps: Deps, dispatch: Dispatc
     .option('--cwd <dir>', 'the directory the command would run in')
     .passThroughOptions()
     .addHelpText('after', example('  fleetcom explain -- claude\n  fleetcom explain --json --id 019f5453-de22-7240-b2e5-0d32692aa6d9 -- codex'))
-    .action((words: string[], opts) => dispatch(() => runExplain(words, opts, deps)));
+    .action((words: string[], opts) => dispatch(async () => (await explain()).runExplain(words, opts, deps)));
 
   program
     .command('_pane-died', { hidden: true })
     .argument('<pane>')
     .requiredOption('--socket <path>')
-    .action((pane: string, opts) => dispatch(() => runPaneDied(pane, opts, deps)));
+    .action((pane: string, opts) => dispatch(async () => (await tasks()).runPaneDied(pane, opts, deps)));
 }

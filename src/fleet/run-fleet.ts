@@ -2,8 +2,7 @@
 // wiring of named side effects; decisions live in Supervisor and the pure modules.
 import { randomUUID } from 'node:crypto';
 import { existsSync, rmSync } from 'node:fs';
-import { homedir, tmpdir } from 'node:os';
-import { fileURLToPath } from 'node:url';
+import { homedir } from 'node:os';
 import { captureRoot } from '../capture/root.js';
 import { capturePath, installNamespace, removeNamespace } from '../capture/namespace.js';
 import { watchCaptures, type CaptureWatcher } from '../capture/watcher.js';
@@ -12,7 +11,7 @@ import type { RecipeTask } from '../control/protocol.js';
 import { startDashboard, type Dashboard } from '../dashboard/terminal.js';
 import type { Deps } from '../deps.js';
 import { FleetError } from '../errors.js';
-import { runtimeDir, runtimeFiles, type RuntimeFiles } from '../paths.js';
+import type { RuntimeFiles } from '../paths.js';
 import { ensureSafeDir } from '../safe-dir.js';
 import { sessionDir } from '../sessions/store.js';
 import { bindKey, listKey, setServerOption, setSessionOption, showServerOption, unbindKey, unsetServerOption } from '../tmux/options.js';
@@ -22,6 +21,7 @@ import { assertVersion } from '../tmux/version.js';
 import { adoptTasks } from './adopt.js';
 import { acquireLock, releaseLock } from './lock.js';
 import { fleetRecovery } from './recovery-writer.js';
+import { cliPaths, fleetRuntime } from './runtime-files.js';
 import { readState } from './state-file.js';
 import { Supervisor } from './supervisor.js';
 import { evidenceOf } from './task.js';
@@ -38,13 +38,7 @@ export interface FleetOptions {
 const RECONCILE_MS = 2_000;
 const HISTORY_LIMIT = '10000';
 
-export function cliPaths(): CliPaths {
-  return { node: process.execPath, script: fileURLToPath(new URL('../cli.js', import.meta.url)) };
-}
-
-export function fleetRuntime(env: Deps['env']): RuntimeFiles {
-  return runtimeFiles(runtimeDir(env, process.getuid?.() ?? 0, tmpdir()));
-}
+export { cliPaths, fleetRuntime };
 
 export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> {
   const env = stringEnv(deps.env);
