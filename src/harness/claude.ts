@@ -15,7 +15,23 @@ import type { AgentDetection, InstrumentInput, InstrumentPlan, RunEvidence } fro
 const SLUG_CAP = 200;
 
 const hookPayload = z.object({ session_id: z.string() });
-const transcriptRecord = z.object({ type: z.string() });
+const contentPart = z.looseObject({ type: z.string(), text: z.string().optional() });
+const transcriptRecord = z.object({
+  type: z.string(),
+  isMeta: z.boolean().optional(),
+  message: z.looseObject({ content: z.union([z.string(), z.array(contentPart)]).optional() }).optional(),
+});
+
+/**
+ * What claude records for a local slash command (`/exit`, `/clear`) typed before any message:
+ * user records that hold only these wrappers. A conversation of nothing else cannot be
+ * resumed into anything (measured on 2.1.197: an `/exit` sometimes leaves three of them).
+ */
+const LOCAL_COMMAND = /<(command-name|command-message|command-args|local-command-stdout|local-command-stderr|local-command-caveat)>[\s\S]*?<\/\1>/g;
+
+function isTypedText(text: string): boolean {
+  return text.replace(LOCAL_COMMAND, '').trim() !== '';
+}
 
 /** `<home>/projects/<slug>`: every UTF-16 unit of the cwd that is not an ASCII letter or digit → `-` (8.1). */
 export function claudeSlug(cwd: string): string {
@@ -39,16 +55,25 @@ export function claudeProjectDirs(home: string, cwd: string): string[] {
     .sort();
 }
 
+/** A `user` record the person wrote: not claude's meta record, not only local-command wrappers. */
 function isUserRecord(line: string): boolean {
+  let parsed;
   try {
-    const record = transcriptRecord.safeParse(JSON.parse(line));
-    return record.success && record.data.type === 'user';
+    parsed = transcriptRecord.safeParse(JSON.parse(line));
   } catch {
     return false;
   }
+  if (!parsed.success || parsed.data.type !== 'user' || parsed.data.isMeta === true) return false;
+  const content = parsed.data.message?.content;
+  if (content === undefined) return true;
+  if (typeof content === 'string') return isTypedText(content);
+  return content.some((part) => part.type !== 'text' || isTypedText(part.text ?? ''));
 }
 
-/** 8.2: the transcript `<id>.jsonl` exists and has at least one line whose JSON `type` is `user`. */
+/**
+ * 8.2: the transcript `<id>.jsonl` exists and has at least one line whose JSON `type` is
+ * `user` — a message, not the records a bare `/exit` can leave (see LOCAL_COMMAND).
+ */
 export function claudeTranscriptHasUser(home: string, cwd: string, id: string): boolean {
   if (!isValidId(id)) return false;
   return claudeProjectDirs(home, cwd).some((dir) => someLine(path.join(dir, `${id}.jsonl`), isUserRecord));
