@@ -11,9 +11,10 @@ for (const file of process.argv.slice(2)) {
     continue;
   }
   const report = JSON.parse(readFileSync(file, 'utf8'));
+  const reportFailed = (report.numFailedTests ?? 0) + (report.numRuntimeErrorTestSuites ?? 0);
   passed += report.numPassedTests ?? 0;
-  failed += (report.numFailedTests ?? 0) + (report.numRuntimeErrorTestSuites ?? 0);
-  if (report.success === false && (report.numFailedTests ?? 0) === 0) failed += 1;
+  // A run that failed without a failed test (an error outside tests) still counts once.
+  failed += reportFailed > 0 || report.success !== false ? reportFailed : 1;
 }
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed > 0 || passed === 0 ? 1 : 0);
