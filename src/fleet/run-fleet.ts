@@ -19,6 +19,7 @@ import { TmuxRunner, type TmuxRun } from '../tmux/runner.js';
 import { displayMessage } from '../tmux/sessions.js';
 import { assertVersion } from '../tmux/version.js';
 import { adoptTasks } from './adopt.js';
+import { hearDeaths } from './death-channel.js';
 import { acquireLock, releaseLock } from './lock.js';
 import { fleetRecovery } from './recovery-writer.js';
 import { cliPaths, fleetRuntime } from './runtime-files.js';
@@ -26,7 +27,7 @@ import { readState } from './state-file.js';
 import { Supervisor } from './supervisor.js';
 import { evidenceOf } from './task.js';
 import { fleetTmux } from './tmux-adapter.js';
-import { isFleetcomBinding, paneDiedHook, previousBindingOption, rerunBinding, type CliPaths } from './tmux-commands.js';
+import { isFleetcomBinding, paneDiedChannel, paneDiedHook, previousBindingOption, rerunBinding, type CliPaths } from './tmux-commands.js';
 
 export interface FleetOptions {
   headless: boolean;
@@ -69,7 +70,7 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
     tmux: fleetTmux(tmux, sessionId),
     statePath: files.state,
     controlSocket: files.socket,
-    paneDiedHook: paneDiedHook(cli, files.socket),
+    paneDiedHook: paneDiedHook(files.socket),
     tmuxSession: { id: sessionId, name: sessionName },
     installNamespace: () => installNamespace(root, { pid: process.pid }).dir,
     capturePath,
@@ -118,6 +119,7 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
   const stopped = new Promise<{ down: boolean; code: number }>((resolve) => (stop = resolve));
   const closeServer = async () => {
     clearInterval(timer);
+    deaths?.stop();
     server.close();
     await Promise.all([...watchers.values()].map((w) => w.close()));
     rmSync(files.socket, { force: true });
@@ -130,6 +132,9 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
   // `up` can start at once.
   let goingDown: Promise<void> | null = null;
   const down = () => (goingDown ??= (async () => {
+    // No more reconciliations: one woken by the tasks' deaths below would write state.json again.
+    clearInterval(timer);
+    deaths?.stop();
     await supervisor.handle({ op: 'status' }); // wait for requests in flight
     await recovery.close(true); // the final snapshot, marked closed
     await supervisor.stopAll();
@@ -144,6 +149,7 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
     return null;
   });
   let timer: NodeJS.Timeout | undefined;
+  let deaths: { stop: () => void } | undefined;
 
   try {
     await setSessionOption(tmux, sessionId, 'history-limit', HISTORY_LIMIT);
@@ -175,6 +181,7 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
   }
 
   timer = setInterval(() => void supervisor.handle({ op: 'ls' }).catch(() => undefined), RECONCILE_MS);
+  deaths = hearDeaths(tmux, paneDiedChannel(files.socket), () => supervisor.handle({ op: 'ls' }), log);
   const onSignal = (signal: NodeJS.Signals) => {
     log(`${signal}: leaving every task running (a new 'fleetcom up' adopts them)`);
     stop({ down: false, code: signal === 'SIGINT' ? 130 : 0 });

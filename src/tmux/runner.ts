@@ -22,6 +22,8 @@ export interface RunOptions {
    * process that asked for it and ignores `-e PATH=…`, so spawns pass the caller's PATH here.
    */
   path?: string;
+  /** Aborting it ends the tmux client (SIGTERM); the call then rejects with a TmuxError. */
+  signal?: AbortSignal;
 }
 
 /** What operations need from a runner; unit tests of callers can fake just this. */
@@ -93,6 +95,7 @@ export class TmuxRunner implements TmuxRun {
       reject: false,
       stdin: 'ignore',
       encoding: 'utf8',
+      cancelSignal: opts.signal,
     });
     if (result.code === 'ENOENT') throw new TmuxMissingError();
     if (result.failed) {
