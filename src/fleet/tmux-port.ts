@@ -25,9 +25,13 @@ export interface SpawnSpec {
   path: string | undefined;
 }
 
+export type WindowSpec = SpawnSpec & { windowOptions: Record<string, string>; windowHooks: Record<string, string> };
+
 export interface FleetTmux {
   globalEnvironment(): Promise<Record<string, string>>;
-  newWindow(spec: SpawnSpec & { windowOptions: Record<string, string>; windowHooks: Record<string, string> }): Promise<{ windowId: string; paneId: string }>;
+  newWindow(spec: WindowSpec): Promise<{ windowId: string; paneId: string }>;
+  /** Several windows in as few tmux calls as fit; per spec its window or the error. */
+  newWindows(specs: WindowSpec[]): Promise<Array<{ windowId: string; paneId: string } | Error>>;
   /** respawn-pane -k, clearing the history in the same tmux call (no old hint survives). */
   respawnPane(paneId: string, spec: Omit<SpawnSpec, 'name'>): Promise<void>;
   /** The pane's whole retained text (history and screen), wrapped lines joined. */

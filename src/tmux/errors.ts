@@ -10,14 +10,17 @@ export class TmuxError extends Error {
   readonly stderr: string;
   /** tmux's own exit status (usually 1), or null when it was killed by a signal. */
   readonly tmuxExitCode: number | null;
+  /** What the commands before the failing one printed (a sequence stops at the first error). */
+  readonly stdout: string;
 
-  constructor(subcommand: string, stderr: string, tmuxExitCode: number | null) {
+  constructor(subcommand: string, stderr: string, tmuxExitCode: number | null, stdout = '') {
     const detail = stderr.trim() === '' ? `exited with status ${tmuxExitCode ?? 'unknown'}` : stderr.trim();
     super(`tmux ${subcommand} failed: ${detail}`);
     this.name = 'TmuxError';
     this.subcommand = subcommand;
     this.stderr = stderr.trim();
     this.tmuxExitCode = tmuxExitCode;
+    this.stdout = stdout;
   }
 
   /** True when no server answers on the socket (nothing to query, nothing to kill). */

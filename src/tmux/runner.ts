@@ -102,7 +102,7 @@ export class TmuxRunner implements TmuxRun {
       // Never result.shortMessage: it repeats the argv, which may hold environment values.
       const stderr = typeof result.stderr === 'string' ? result.stderr : '';
       const why = stderr !== '' || result.exitCode !== undefined ? stderr : `could not run tmux (${result.code ?? 'unknown error'})`;
-      throw new TmuxError(subcommand, why, result.exitCode ?? null);
+      throw new TmuxError(subcommand, why, result.exitCode ?? null, typeof result.stdout === 'string' ? result.stdout : '');
     }
     return result.stdout;
   }

@@ -1,5 +1,6 @@
 // Creating, respawning and addressing task windows.
-import { buildFormat, escapeFormat, parseIntOrNull, parseRecord } from './format.js';
+import { TmuxError } from './errors.js';
+import { buildFormat, escapeFormat, parseIntOrNull, parseRecord, parseRecords } from './format.js';
 import type { TmuxRun } from './runner.js';
 
 export interface SpawnSpec {
@@ -54,6 +55,60 @@ function envArgs(env: Readonly<Record<string, string>> | undefined): string[] {
  * Proven in integration/tmux/new-window.test.ts.
  */
 export async function newWindow(tmux: TmuxRun, spec: NewWindowSpec): Promise<NewWindowResult> {
+  const out = await tmux.runSequence(newWindowCommands(spec), { path: spec.path });
+  return toResult(parseRecord(NEW_FIELDS, out));
+}
+
+/**
+ * Several newWindow in as few tmux invocations as fit: each invocation carries the sequences of
+ * consecutive specs with the same PATH, up to BATCH_BYTES of arguments (tmux refuses a client
+ * message over 16 KiB). One result per spec, in order: the window, or the error of the
+ * invocation that should have made it (tmux stops a sequence at its first failing command; the
+ * windows made before it are returned as made).
+ */
+export async function newWindows(tmux: TmuxRun, specs: readonly NewWindowSpec[]): Promise<Array<NewWindowResult | TmuxError>> {
+  const results: Array<NewWindowResult | TmuxError> = [];
+  let chunk: NewWindowSpec[] = [];
+  let bytes = 0;
+  const flush = async () => {
+    if (chunk.length === 0) return;
+    let out: string;
+    let failure: TmuxError | null = null;
+    try {
+      out = await tmux.runSequence(chunk.flatMap(newWindowCommands), { path: chunk[0]?.path });
+    } catch (error) {
+      if (!(error instanceof TmuxError)) throw error;
+      failure = error;
+      out = error.stdout;
+    }
+    let made: NewWindowResult[] = [];
+    try {
+      made = parseRecords(NEW_FIELDS, out).map(toResult);
+    } catch (error) {
+      if (failure === null) throw error;
+    }
+    for (const [i] of chunk.entries()) results.push(made[i] ?? failure ?? new TmuxError('new-window', 'printed no window', null));
+    chunk = [];
+    bytes = 0;
+  };
+  for (const spec of specs) {
+    const size = commandBytes(newWindowCommands(spec));
+    if (chunk.length > 0 && (bytes + size > BATCH_BYTES || spec.path !== chunk[0]?.path)) await flush();
+    chunk.push(spec);
+    bytes += size;
+  }
+  await flush();
+  return results;
+}
+
+/** Argument bytes of one invocation's sequences: below tmux's 16 KiB with room for framing. */
+export const BATCH_BYTES = 12_288;
+
+function commandBytes(commands: readonly (readonly string[])[]): number {
+  return commands.reduce((sum, cmd) => sum + cmd.reduce((n, word) => n + Buffer.byteLength(word) + 1, 2), 0);
+}
+
+function newWindowCommands(spec: NewWindowSpec): string[][] {
   const target = `${spec.session}:{end}`;
   const create = [
     'new-window', '-d', '-a', '-P', '-F', buildFormat(NEW_FIELDS), '-t', target,
@@ -61,8 +116,10 @@ export async function newWindow(tmux: TmuxRun, spec: NewWindowSpec): Promise<New
   ];
   const options = Object.entries(spec.windowOptions ?? {}).map(([k, v]) => ['set-option', '-w', '-t', target, k, v]);
   const hooks = Object.entries(spec.windowHooks ?? {}).map(([k, v]) => ['set-hook', '-w', '-t', target, k, v]);
-  const out = await tmux.runSequence([create, ...options, ...hooks], { path: spec.path });
-  const r = parseRecord(NEW_FIELDS, out);
+  return [create, ...options, ...hooks];
+}
+
+function toResult(r: Record<(typeof NEW_FIELDS)[number], string>): NewWindowResult {
   return { windowId: r.window_id, paneId: r.pane_id, panePid: parseIntOrNull(r.pane_pid) };
 }
 
