@@ -8,12 +8,17 @@
 //
 //   export async function run() {
 //     return [{ figure: 'what is measured', unit: 'ms', samples: [/* one number per trial */],
-//               baseline: 1.2 /* or null */, target: 50 /* or null */ }];
+//               baseline: [/* the baseline's samples, same run */] /* or one number, or null */,
+//               target: 50 /* or null, { ratio: 1.5 }, { over: 50 }, { max: 100 }, { mean: 1 } */,
+//               note: 'optional: how it was measured' }];
 //   }
 //
-// This runner computes median and p95 (nearest rank) of the samples, ratio = median / baseline
-// (a reference the module measures, e.g. the raw OS floor), and verdict: `pass` when the
-// median is below the target, `FAIL` when not, `info` without a target. Progress goes to stderr.
+// This runner computes median, p95 (nearest rank) and min–max of the samples, the baseline's
+// median, ratio = median / baseline and over = median − baseline. Targets: a number N means
+// median ≤ N; { ratio: X } median/baseline ≤ X; { over: N } median − baseline ≤ N;
+// { max: N } the largest sample ≤ N; { mean: N } their mean ≤ N (equal windows: the average).
+// Verdict `pass`, `FAIL`, or `info` without a target.
+// Progress goes to stderr.
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -42,7 +47,21 @@ function percentile(values, p) {
 
 const round = (value) => (value === null || value === undefined ? null : Math.round(value * 1000) / 1000);
 
+const fmt = (value) => (value === null ? '-' : String(value));
+
+function verdictOf(target, { med, max, mean, baseline }) {
+  if (target === null) return { text: null, value: null, pass: null };
+  if (typeof target === 'number') return { text: `≤ ${target}`, value: med, pass: med <= target };
+  if ('max' in target) return { text: `max ≤ ${target.max}`, value: max, pass: max <= target.max };
+  if ('mean' in target) return { text: `mean ≤ ${target.mean}`, value: mean, pass: mean <= target.mean };
+  if (baseline === null) throw new Error(`a ${Object.keys(target)[0]} target needs a baseline`);
+  if ('ratio' in target) return { text: `ratio ≤ ${target.ratio}`, value: med / baseline, pass: med / baseline <= target.ratio };
+  if ('over' in target) return { text: `≤ +${target.over} over base`, value: med - baseline, pass: med - baseline <= target.over };
+  throw new Error(`unknown target ${JSON.stringify(target)}`);
+}
+
 const entries = [];
+const notes = [];
 for (const name of modules) {
   console.error(`bench: ${name} …`);
   const started = Date.now();
@@ -51,30 +70,48 @@ for (const name of modules) {
   for (const f of figures) {
     if (!Array.isArray(f.samples) || f.samples.length === 0) throw new Error(`${name}: figure "${f.figure}" has no samples`);
     const med = median(f.samples);
-    const baseline = f.baseline ?? null;
+    const baseSamples = Array.isArray(f.baseline) ? f.baseline : null;
+    const baseline = baseSamples ? median(baseSamples) : (f.baseline ?? null);
     const target = f.target ?? null;
+    const max = Math.max(...f.samples);
+    const mean = f.samples.reduce((a, b) => a + b, 0) / f.samples.length;
+    const verdict = verdictOf(target, { med, max, mean, baseline });
     entries.push({
       figure: f.figure,
       unit: f.unit ?? 'ms',
       n: f.samples.length,
       median: round(med),
+      mean: round(mean),
       p95: round(percentile(f.samples, 95)),
+      min: round(Math.min(...f.samples)),
+      max: round(max),
       baseline: round(baseline),
+      baselineN: baseSamples ? baseSamples.length : null,
+      baselineP95: baseSamples ? round(percentile(baseSamples, 95)) : null,
       ratio: baseline ? round(med / baseline) : null,
-      target,
-      verdict: target === null ? 'info' : med < target ? 'pass' : 'FAIL',
+      over: baseline === null ? null : round(med - baseline),
+      target: verdict.text,
+      verdict: verdict.pass === null ? 'info' : verdict.pass ? 'pass' : 'FAIL',
+      note: f.note ?? null,
     });
+    if (f.note) notes.push(`${f.figure}: ${f.note}`);
   }
   console.error(`bench: ${name} done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 
-const columns = ['figure', 'unit', 'n', 'median', 'p95', 'baseline', 'ratio', 'target', 'verdict'];
-const cells = [columns, ...entries.map((e) => columns.map((c) => (e[c] === null ? '-' : String(e[c]))))];
-const widths = columns.map((_, i) => Math.max(...cells.map((row) => row[i].length)));
-for (const [i, row] of cells.entries()) {
-  console.log(row.map((cell, j) => (j === 0 ? cell.padEnd(widths[j]) : cell.padStart(widths[j]))).join('  '));
+const short = (v) => (v === null ? null : Math.abs(v) >= 100 ? Math.round(v) : Math.round(v * 10) / 10);
+const columns = ['figure', 'unit', 'n', 'median', 'p95', 'min–max', 'baseline', 'ratio', 'over', 'target', 'verdict'];
+const row = (e) => [
+  e.figure, e.unit, String(e.n), fmt(short(e.median)), fmt(short(e.p95)), `${short(e.min)}–${short(e.max)}`,
+  fmt(short(e.baseline)), e.ratio === null ? '-' : e.ratio.toFixed(2), fmt(short(e.over)), e.target ?? '-', e.verdict,
+];
+const cells = [columns, ...entries.map(row)];
+const widths = columns.map((_, i) => Math.max(...cells.map((r) => r[i].length)));
+for (const [i, r] of cells.entries()) {
+  console.log(r.map((cell, j) => (j === 0 || j === 9 ? cell.padEnd(widths[j]) : cell.padStart(widths[j]))).join('  ').trimEnd());
   if (i === 0) console.log(widths.map((w) => '-'.repeat(w)).join('  '));
 }
+if (notes.length > 0) console.log(`\n${notes.map((n) => `- ${n}`).join('\n')}`);
 
 const results = join(here, 'results');
 mkdirSync(results, { recursive: true });

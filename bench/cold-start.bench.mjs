@@ -1,0 +1,45 @@
+// CLI cold start: wall time from spawning `node dist/cli.js …` to its exit, for `--version`
+// (no fleet needed) and `ls --json` (against a running headless fleet of 10 plain tasks on a
+// private tmux server), against `node -e 0` (the floor of any Node CLI). The three are
+// interleaved so that the machine's noise hits them alike.
+import { writeFileSync } from 'node:fs';
+import { createWorld, recipeText, runTimed } from './lib/world.mjs';
+
+const TRIALS = 15;
+const WARMUP = 2;
+const OVER_MS = 100;
+
+export async function run() {
+  const w = await createWorld();
+  try {
+    await w.startFleet();
+    const file = w.path('ten.json');
+    writeFileSync(file, recipeText('ten', w.path('work'), Array.from({ length: 10 }, () => 'sleep 100000')));
+    const load = await w.cli(['load', file]);
+    if (load.code !== 0) throw new Error(`load failed: ${load.stderr}`);
+    const base = [];
+    const version = [];
+    const ls = [];
+    const checked = (r, what) => {
+      if (r.code !== 0) throw new Error(`${what} failed (${r.code}): ${r.stderr}`);
+      return r.ms;
+    };
+    for (let i = 0; i < WARMUP + TRIALS; i++) {
+      const b = checked(await runTimed(process.execPath, ['-e', '0'], { env: w.env, cwd: w.dir }), 'node -e 0');
+      const v = checked(await w.cli(['--version']), 'fleetcom --version');
+      const l = await w.cli(['ls', '--json']);
+      checked(l, 'fleetcom ls --json');
+      if (JSON.parse(l.stdout).length !== 10) throw new Error(`ls --json listed ${JSON.parse(l.stdout).length} tasks, not 10`);
+      if (i < WARMUP) continue;
+      base.push(b);
+      version.push(v);
+      ls.push(l.ms);
+    }
+    return [
+      { figure: 'cold start: fleetcom --version', unit: 'ms', samples: version, baseline: base, target: { over: OVER_MS }, note: 'baseline: node -e 0' },
+      { figure: 'cold start: fleetcom ls --json (10 tasks)', unit: 'ms', samples: ls, baseline: base, target: { over: OVER_MS } },
+    ];
+  } finally {
+    w.close();
+  }
+}

@@ -1,0 +1,45 @@
+// `fleetcom save --output FILE` of a 200-task fleet (160 plain commands, 20 claude and 20 codex
+// stand-ins idling, so the agents go through the resume precedence), process start to exit
+// (save exits right after renaming the file into place; its existence and size are checked),
+// against `fleetcom --version`, interleaved.
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createWorld, recipeText } from './lib/world.mjs';
+
+const TASKS = 200;
+const AGENTS = 20;
+const TRIALS = 10;
+const WARMUP = 1;
+const OVER_MS = 200;
+
+export async function run() {
+  const w = await createWorld();
+  try {
+    await w.startFleet();
+    const commands = Array.from({ length: TASKS }, (_, i) => (i < AGENTS ? 'claude' : i < 2 * AGENTS ? 'codex' : `sleep ${100000 + i}`));
+    const file = w.path('two-hundred.json');
+    writeFileSync(file, recipeText('two-hundred', w.path('work'), commands));
+    const load = await w.cli(['load', file]);
+    if (load.code !== 0) throw new Error(`load failed: ${load.stderr}`);
+    const out = w.path('saved.json');
+    const base = [];
+    const save = [];
+    for (let i = 0; i < WARMUP + TRIALS; i++) {
+      const v = await w.cli(['--version']);
+      rmSync(out, { force: true });
+      const s = await w.cli(['save', '--output', out]);
+      if (s.code !== 0 || !existsSync(out)) throw new Error(`save failed (${s.code}): ${s.stderr}`);
+      const saved = JSON.parse(readFileSync(out, 'utf8'));
+      const count = Object.values(saved.dirs).reduce((n, entries) => n + entries.length, 0);
+      if (count !== TASKS) throw new Error(`save wrote ${count} tasks, not ${TASKS}`);
+      if (i < WARMUP) continue;
+      base.push(v.ms);
+      save.push(s.ms);
+    }
+    return [{
+      figure: `fleetcom save (${TASKS} tasks)`, unit: 'ms', samples: save, baseline: base, target: { over: OVER_MS },
+      note: 'baseline: fleetcom --version; process start to exit, which follows the rename',
+    }];
+  } finally {
+    w.close();
+  }
+}

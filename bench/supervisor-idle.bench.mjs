@@ -1,0 +1,94 @@
+// The supervisor's cost while 50 tasks idle, over 30 s, headless and with the dashboard (the
+// supervisor's pane is a tmux pane, so `up` without --headless draws it there):
+//   CPU: the supervisor's own user+system time plus that of every child it started — the tmux
+//        clients it ran and waited for (cutime/cstime in /proc/<pid>/stat) and those still
+//        running (its waiting `tmux wait-for`, via /proc/<pid>/task/*/children) — in % of one
+//        core, one sample per 5 s window, judged on their mean (the 30 s average);
+//   RSS: VmRSS of the supervisor, sampled every second.
+// The tmux server's own CPU over the same time is given in the note (it is tmux's, not ours).
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createWorld, recipeText, sleep } from './lib/world.mjs';
+
+const TASKS = 50;
+const WINDOW_S = 5;
+const WINDOWS = 6;
+const SETTLE_MS = 3_000;
+const TICK = 100; // USER_HZ: /proc reports CPU time in 1/100 s on Linux
+
+function statTicks(pid, withChildren) {
+  const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const f = text.slice(text.lastIndexOf(')') + 2).split(' ');
+  // fields after the name: state(0) … utime(11) stime(12) cutime(13) cstime(14)
+  const own = Number(f[11]) + Number(f[12]);
+  return withChildren ? own + Number(f[13]) + Number(f[14]) : own;
+}
+
+function liveChildren(pid) {
+  const kids = [];
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    const file = `/proc/${pid}/task/${tid}/children`;
+    if (existsSync(file)) kids.push(...readFileSync(file, 'utf8').split(' ').filter(Boolean).map(Number));
+  }
+  return kids;
+}
+
+/** Ticks of the supervisor, its reaped children, and its live children (and theirs). */
+function treeTicks(pid) {
+  let ticks = 0;
+  try {
+    ticks = statTicks(pid, true);
+    for (const kid of liveChildren(pid)) ticks += treeTicks(kid);
+  } catch {
+    // a child that ended between the listing and the read: its time moves into cutime
+  }
+  return ticks;
+}
+
+const rssMb = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+
+async function measure(w, headless) {
+  const fleet = await w.startFleet({ name: headless ? 'headless' : 'dashboard', headless });
+  const file = w.path('fifty.json');
+  writeFileSync(file, recipeText('fifty', w.path('work'), Array.from({ length: TASKS }, (_, i) => `sleep ${100000 + i}`)));
+  const load = await w.cli(['load', file]);
+  if (load.code !== 0) throw new Error(`load failed: ${load.stderr}`);
+  await sleep(SETTLE_MS);
+  const serverPid = Number(w.tmux('display-message', '-p', '#{pid}').trim());
+  const cpu = [];
+  const rss = [];
+  const server0 = statTicks(serverPid, false);
+  const t0 = treeTicks(fleet.pid);
+  for (let win = 0; win < WINDOWS; win++) {
+    const start = treeTicks(fleet.pid);
+    const began = Date.now();
+    for (let s = 0; s < WINDOW_S; s++) {
+      await sleep(began + (s + 1) * 1000 - Date.now());
+      rss.push(rssMb(fleet.pid));
+    }
+    cpu.push(((treeTicks(fleet.pid) - start) / TICK / ((Date.now() - began) / 1000)) * 100);
+  }
+  const seconds = WINDOW_S * WINDOWS;
+  const total = ((treeTicks(fleet.pid) - t0) / TICK / seconds) * 100;
+  const server = ((statTicks(serverPid, false) - server0) / TICK / seconds) * 100;
+  await w.stopFleet(fleet);
+  return { cpu, rss, total, server };
+}
+
+export async function run() {
+  const w = await createWorld();
+  try {
+    const headless = await measure(w, true);
+    const dashboard = await measure(w, false);
+    const pct = (v) => `${v.toFixed(2)} %`;
+    return [
+      { figure: `supervisor CPU, ${TASKS} idle tasks, headless`, unit: '% core', samples: headless.cpu, baseline: null, target: { mean: 1 },
+        note: `${WINDOWS} windows of ${WINDOW_S} s; whole ${WINDOW_S * WINDOWS} s: ${pct(headless.total)}; the tmux server meanwhile: ${pct(headless.server)}` },
+      { figure: `supervisor CPU, ${TASKS} idle tasks, dashboard`, unit: '% core', samples: dashboard.cpu, baseline: null, target: { mean: 3 },
+        note: `whole ${WINDOW_S * WINDOWS} s: ${pct(dashboard.total)}; the tmux server meanwhile: ${pct(dashboard.server)}` },
+      { figure: `supervisor RSS, ${TASKS} idle tasks, headless`, unit: 'MB', samples: headless.rss, baseline: null, target: { max: 100 } },
+      { figure: `supervisor RSS, ${TASKS} idle tasks, dashboard`, unit: 'MB', samples: dashboard.rss, baseline: null, target: { max: 100 } },
+    ];
+  } finally {
+    w.close();
+  }
+}
