@@ -2,7 +2,7 @@
 import { setWindowOption, showGlobalEnvironment } from '../tmux/options.js';
 import { capturePane, listPanes } from '../tmux/panes.js';
 import type { TmuxRun } from '../tmux/runner.js';
-import { killWindow, newWindow, newWindows, renameWindow, respawnPane } from '../tmux/windows.js';
+import { killWindow, newWindow, newWindows, renameWindow, renameWindows, respawnPane } from '../tmux/windows.js';
 import type { FleetTmux, PaneInfo } from './tmux-port.js';
 
 export function fleetTmux(tmux: TmuxRun, sessionId: string): FleetTmux {
@@ -29,6 +29,7 @@ export function fleetTmux(tmux: TmuxRun, sessionId: string): FleetTmux {
       ),
     setWindowOption: (windowId, option, value) => setWindowOption(tmux, windowId, option, value),
     renameWindow: (windowId, name) => renameWindow(tmux, windowId, name),
+    renameWindows: (renames) => renameWindows(tmux, renames),
     killWindow: (windowId) => killWindow(tmux, windowId),
   };
 }

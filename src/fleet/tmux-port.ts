@@ -39,5 +39,7 @@ export interface FleetTmux {
   listPanes(): Promise<PaneInfo[]>;
   setWindowOption(windowId: string, option: string, value: string): Promise<void>;
   renameWindow(windowId: string, name: string): Promise<void>;
+  /** Several renames in as few tmux calls as fit; a window that is gone is skipped. */
+  renameWindows(renames: Array<[windowId: string, name: string]>): Promise<void>;
   killWindow(windowId: string): Promise<void>;
 }

@@ -150,3 +150,24 @@ export async function selectWindow(tmux: TmuxRun, target: string): Promise<void>
 export async function renameWindow(tmux: TmuxRun, target: string, name: string): Promise<void> {
   await tmux.runSequence([['rename-window', '-t', target, escapeFormat(name)]]);
 }
+
+/**
+ * Several renames in as few tmux calls as fit. tmux stops a sequence at its first failure (say
+ * a window closed meanwhile), so a failed call is retried one rename at a time, failures ignored.
+ */
+export async function renameWindows(tmux: TmuxRun, renames: ReadonlyArray<readonly [target: string, name: string]>): Promise<void> {
+  const commands = renames.map(([target, name]) => ['rename-window', '-t', target, escapeFormat(name)]);
+  for (let at = 0; at < commands.length;) {
+    let bytes = 0;
+    let end = at;
+    while (end < commands.length && (end === at || bytes + commandBytes([commands[end]!]) <= BATCH_BYTES)) bytes += commandBytes([commands[end++]!]);
+    const chunk = commands.slice(at, end);
+    try {
+      await tmux.runSequence(chunk);
+    } catch (error) {
+      if (!(error instanceof TmuxError)) throw error;
+      for (const cmd of chunk) await tmux.runSequence([cmd]).catch(() => undefined);
+    }
+    at = end;
+  }
+}
