@@ -94,7 +94,7 @@ export async function run() {
     const windowOpens = Date.now() + 200; // the task "spawned" 30 s after this
     await sleep(400);
     const claudeTarget = v4(CLAUDE_TRANSCRIPTS + 7);
-    writeFileSync(join(project, `${claudeTarget}.jsonl`), '{"type":"user","message":"hello"}\n');
+    writeFileSync(join(project, `${claudeTarget}.jsonl`), `${JSON.stringify({ type: 'user', message: { role: 'user', content: 'hello' } })}\n`);
 
     const options = (at) => ({ now: at, correlate: true, heldByOthers: new Set(), everHeld: new Set() });
     const base = { captureFile: null, exitHint: null, pinnedId: null, endedAt: null, cwd: CWD };
