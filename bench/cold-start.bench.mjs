@@ -40,6 +40,6 @@ export async function run() {
       { figure: 'cold start: fleetcom ls --json (10 tasks)', unit: 'ms', samples: ls, baseline: base, target: { over: OVER_MS } },
     ];
   } finally {
-    w.close();
+    await w.close();
   }
 }

@@ -56,6 +56,6 @@ export async function run() {
       note: `baseline: tmux's own pane-died hook recording the time (run-shell date); ${missed} baseline trial(s) left out where tmux 3.3a missed the SIGCHLD`,
     }];
   } finally {
-    w.close();
+    await w.close();
   }
 }

@@ -54,6 +54,6 @@ export async function run() {
         note: "up: from the tmux command starting it to its 'fleet up' log line, node's start and the supervisor's setup included" },
     ];
   } finally {
-    w.close();
+    await w.close();
   }
 }

@@ -40,6 +40,6 @@ export async function run() {
       note: 'baseline: fleetcom --version; process start to exit, which follows the rename',
     }];
   } finally {
-    w.close();
+    await w.close();
   }
 }

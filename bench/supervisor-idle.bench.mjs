@@ -89,6 +89,6 @@ export async function run() {
       { figure: `supervisor RSS, ${TASKS} idle tasks, dashboard`, unit: 'MB', samples: dashboard.rss, baseline: null, target: { max: 100 } },
     ];
   } finally {
-    w.close();
+    await w.close();
   }
 }

@@ -123,8 +123,12 @@ export async function createWorld() {
       tmux('kill-session', '-t', fleet.name);
     },
     windowCount: (session) => tmux('list-windows', '-t', session, '-F', '#{window_id}').split('\n').filter(Boolean).length,
-    close() {
+    /** Kills this world's server; a supervisor that outlives it a moment may still write a
+     *  recovery snapshot into HOME, so the dir is removed again once that is done. */
+    async close() {
       spawnSync('tmux', tmuxArgs(['kill-server']), { env });
+      rmSync(dir, { recursive: true, force: true });
+      await sleep(1_000);
       rmSync(dir, { recursive: true, force: true });
     },
   };
