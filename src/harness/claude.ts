@@ -16,11 +16,9 @@ const SLUG_CAP = 200;
 
 const hookPayload = z.object({ session_id: z.string() });
 const contentPart = z.looseObject({ type: z.string(), text: z.string().optional() });
-const transcriptRecord = z.object({
-  type: z.string(),
-  isMeta: z.boolean().optional(),
-  message: z.looseObject({ content: z.union([z.string(), z.array(contentPart)]).optional() }).optional(),
-});
+const transcriptRecord = z.object({ type: z.string(), isMeta: z.boolean().optional(), message: z.unknown() });
+/** The message content claude writes; any other shape counts as a message (8.2 as written). */
+const messageContent = z.object({ content: z.union([z.string(), z.array(contentPart)]) });
 
 /**
  * What claude records for a local slash command (`/exit`, `/clear`) typed before any message:
@@ -64,8 +62,9 @@ function isUserRecord(line: string): boolean {
     return false;
   }
   if (!parsed.success || parsed.data.type !== 'user' || parsed.data.isMeta === true) return false;
-  const content = parsed.data.message?.content;
-  if (content === undefined) return true;
+  const message = messageContent.safeParse(parsed.data.message);
+  if (!message.success) return true;
+  const content = message.data.content;
   if (typeof content === 'string') return isTypedText(content);
   return content.some((part) => part.type !== 'text' || isTypedText(part.text ?? ''));
 }
