@@ -3,12 +3,14 @@
 import { rmSync } from 'node:fs';
 import { FleetError } from '../errors.js';
 import { resolveId, rewriteCommand, scrapeExit, type Resolved } from '../harness/index.js';
+import { currentIds, recipeOf } from './resolution.js';
 import type { RecipeTask, Request } from '../control/protocol.js';
 import { planLaunch, type Launch, type LaunchInputs } from './launch.js';
 import { lsRecord } from './views.js';
 import { recordOf, writeState, type PersistedState } from './state-file.js';
 import { evidenceOf, windowName, type LsRecord, type Task, type TaskRecord } from './task.js';
 import type { FleetTmux, PaneInfo, WindowSpec } from './tmux-port.js';
+import { taskWindow } from './task-window.js';
 import { stopProcessGroups } from './stop.js';
 
 export interface SupervisorDeps {
@@ -131,21 +133,7 @@ export class Supervisor {
           ...fieldsOf(launch), spawnedAt: now, windowId: '', paneId: '', exitHint: null, exitStatus: null,
           killed: false, endedAt: null, everHeld: [], env: spec.env, lastOutputAt: now, captured: null,
         };
-        const window: WindowSpec = {
-          name: windowName(draft, now),
-          cwd: spec.cwd,
-          env: launch.windowEnv,
-          argv: launch.argv,
-          path: launch.path,
-          windowOptions: {
-            'remain-on-exit': 'on',
-            'automatic-rename': 'off',
-            '@fleetcom-task': String(id),
-            '@fleetcom-run': '0',
-            '@fleetcom-socket': this.deps.controlSocket,
-          },
-          windowHooks: { 'pane-died': this.deps.paneDiedHook },
-        };
+        const window = taskWindow(draft, launch, { socket: this.deps.controlSocket, paneDiedHook: this.deps.paneDiedHook, now });
         planned.push({ index, draft, window, pinned: launch.pinnedId });
       } catch (error) {
         results[index] = error as Error;
@@ -265,37 +253,11 @@ export class Supervisor {
 
   /** The fleet as recipe entries, agents as their resume commands (precedence 1-4). */
   recipe(): RecipeTask[] {
-    const now = this.deps.now();
-    const current = this.currentIds(now);
-    const everHeld = new Set([...this.tasks.values()].flatMap((t) => t.everHeld));
-    const correlated = new Map<number, string>();
-    for (const task of this.tasks.values()) {
-      const evidence = evidenceOf(task);
-      if (!evidence || current.get(task.id)) continue;
-      const heldByOthers = new Set([...current].filter(([other, r]) => other !== task.id && r).map(([, r]) => r!.id));
-      const id = resolveId(evidence, { now, correlate: true, heldByOthers, everHeld })?.id;
-      if (id) correlated.set(task.id, id);
-    }
-    // One store entry matched by two tasks (say two codex in one directory, one of which
-    // talked) is ambiguous for both: neither may resume a conversation that may be the other's.
-    const claims = [...correlated.values()];
-    const shared = (id: string) => claims.indexOf(id) !== claims.lastIndexOf(id);
-    return [...this.tasks.values()].map((task) => {
-      const viaStore = correlated.get(task.id);
-      const id = current.get(task.id)?.id ?? (viaStore && !shared(viaStore) ? viaStore : null);
-      return { cwd: task.cwd, cmd: rewriteCommand(task.command, id), name: task.name, group: task.group };
-    });
+    return recipeOf([...this.tasks.values()], this.deps.now());
   }
 
-  /** Each task's id by precedence 1-3 (with the section 8 checks), resolved afresh. */
   private currentIds(now: number): Map<number, Resolved | null> {
-    const none = new Set<string>();
-    const ids = new Map<number, Resolved | null>();
-    for (const task of this.tasks.values()) {
-      const evidence = evidenceOf(task);
-      ids.set(task.id, evidence ? resolveId(evidence, { now, correlate: false, heldByOthers: none, everHeld: none }) : null);
-    }
-    return ids;
+    return currentIds(this.tasks.values(), now);
   }
 
   async load(entries: RecipeTask[], env: Record<string, string>): Promise<{ ids: number[]; errors: string[] }> {

@@ -2,13 +2,12 @@
 import { setWindowOption, showGlobalEnvironment } from '../tmux/options.js';
 import { capturePane, listPanes } from '../tmux/panes.js';
 import type { TmuxRun } from '../tmux/runner.js';
-import { killWindow, newWindow, newWindows, renameWindow, renameWindows, respawnPane } from '../tmux/windows.js';
+import { killWindow, newWindows, renameWindow, renameWindows, respawnPane } from '../tmux/windows.js';
 import type { FleetTmux, PaneInfo } from './tmux-port.js';
 
 export function fleetTmux(tmux: TmuxRun, sessionId: string): FleetTmux {
   return {
     globalEnvironment: () => showGlobalEnvironment(tmux),
-    newWindow: (spec) => newWindow(tmux, { ...spec, session: sessionId }),
     newWindows: (specs) => newWindows(tmux, specs.map((spec) => ({ ...spec, session: sessionId }))),
     respawnPane: (paneId, spec) => respawnPane(tmux, { ...spec, paneId, clearHistory: true }),
     retainedText: (paneId) => capturePane(tmux, paneId, { history: true }),

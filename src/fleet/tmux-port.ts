@@ -29,7 +29,6 @@ export type WindowSpec = SpawnSpec & { windowOptions: Record<string, string>; wi
 
 export interface FleetTmux {
   globalEnvironment(): Promise<Record<string, string>>;
-  newWindow(spec: WindowSpec): Promise<{ windowId: string; paneId: string }>;
   /** Several windows in as few tmux calls as fit; per spec its window or the error. */
   newWindows(specs: WindowSpec[]): Promise<Array<{ windowId: string; paneId: string } | Error>>;
   /** respawn-pane -k, clearing the history in the same tmux call (no old hint survives). */

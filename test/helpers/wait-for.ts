@@ -1,5 +1,5 @@
 // Poll a predicate until it yields a value; never a fixed sleep (style.md, libtmux retry_until).
-// Same contract as integration/helpers/wait-for.ts, for unit tests:
+// The one waitFor of the test suites (integration/helpers/wait-for.ts re-exports it):
 //
 //   const events = await waitFor(() => seen.length >= 2 && seen, { what: 'two events' });
 //
@@ -11,17 +11,17 @@ import { inspect } from 'node:util';
 export interface WaitForOptions {
   /** What is awaited, for the error message. */
   what: string;
-  /** Milliseconds before giving up (default 10 s: generous for a loaded 2-core machine). */
+  /** Milliseconds before giving up (default 20 s: generous for a loaded 2-core machine). */
   timeout?: number;
-  /** Milliseconds between polls (default 5). */
+  /** Milliseconds between polls (default 20). */
   interval?: number;
 }
 
 type Pending = undefined | null | false;
 
 export async function waitFor<T>(fn: () => T | Pending | Promise<T | Pending>, opts: WaitForOptions): Promise<T> {
-  const timeout = opts.timeout ?? 10_000;
-  const interval = opts.interval ?? 5;
+  const timeout = opts.timeout ?? 20_000;
+  const interval = opts.interval ?? 20;
   const deadline = Date.now() + timeout;
   let last: unknown;
   let lastError: unknown;

@@ -1,0 +1,23 @@
+// The tmux window a new task gets. Pure. Its options and pane-died hook go in the same tmux
+// call as new-window, so a command that exits at once still finds them (product.md §3.2).
+import type { Launch } from './launch.js';
+import { windowName, type Task } from './task.js';
+import type { WindowSpec } from './tmux-port.js';
+
+export function taskWindow(draft: Task, launch: Launch, fleet: { socket: string; paneDiedHook: string; now: number }): WindowSpec {
+  return {
+    name: windowName(draft, fleet.now),
+    cwd: draft.cwd,
+    env: launch.windowEnv,
+    argv: launch.argv,
+    path: launch.path,
+    windowOptions: {
+      'remain-on-exit': 'on',
+      'automatic-rename': 'off',
+      '@fleetcom-task': String(draft.id),
+      '@fleetcom-run': String(draft.run),
+      '@fleetcom-socket': fleet.socket,
+    },
+    windowHooks: { 'pane-died': fleet.paneDiedHook },
+  };
+}
