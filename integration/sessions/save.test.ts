@@ -21,7 +21,7 @@ describe('fleetcom save', () => {
     const codex = await spawnIn(fleet, b!, 'codex');
     const grok = await spawnIn(fleet, c!, 'grok');
     const fresh = await spawnIn(fleet, d!, 'claude');
-    const plain = await spawnIn(fleet, e!, 'sleep 600', '--name', 'waiter', '--group', 'misc');
+    await spawnIn(fleet, e!, 'sleep 600', '--name', 'waiter', '--group', 'misc');
     await talk(sb, claude, 'claude', 'hello claude');
     await talk(sb, codex, 'codex', 'hello codex');
     await talk(sb, grok, 'grok', 'hello grok');

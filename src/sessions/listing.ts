@@ -1,11 +1,10 @@
 // `fleetcom sessions`: what the session directory holds. A file that cannot be read is listed
 // with its error instead of failing the whole listing.
 import path from 'node:path';
-import { isNotFound } from './errors.js';
 import { parseRecoveryFileName, recoveryLabel } from './names.js';
 import { countTasks, type Recipe } from './recipe.js';
 import { recoveryDir } from './recovery.js';
-import { defaultFs, readRecipeFile, type StoreFs } from './store.js';
+import { defaultFs, namesIn, readRecipeFile, type StoreFs } from './store.js';
 
 export interface SavedSession {
   name: string;
@@ -49,13 +48,7 @@ async function load(file: string, fs: StoreFs): Promise<Loaded> {
 
 /** Plain files (following symlinks) in `dir` accepted by `keep`, with their mtime. */
 async function filesIn(dir: string, keep: (name: string) => boolean, fs: StoreFs): Promise<{ file: string; modified: Date }[]> {
-  let names: string[];
-  try {
-    names = await fs.readdir(dir);
-  } catch (e) {
-    if (isNotFound(e)) return [];
-    throw e;
-  }
+  const names = await namesIn(dir, fs);
   const out: { file: string; modified: Date }[] = [];
   for (const name of names.filter(keep).sort()) {
     const file = path.join(dir, name);

@@ -2,10 +2,9 @@
 // `<session dir>/recovery/<YYYYMMDD-HHMMSS>-<pid>.json`, named `autosaved YYYY-MM-DD HH:MM`.
 // When to write is the supervisor's business; this file only writes and prunes.
 import path from 'node:path';
-import { isNotFound } from './errors.js';
 import { parseRecoveryFileName, recoveryFileName, recoveryLabel } from './names.js';
 import { serializeRecipe, type Recipe } from './recipe.js';
-import { defaultFs, writeRecipeAtomic, type StoreFs } from './store.js';
+import { defaultFs, namesIn, writeRecipeAtomic, type StoreFs } from './store.js';
 
 export const RECOVERY_KEEP = 10;
 
@@ -52,13 +51,7 @@ export async function writeRecoverySnapshot(
  */
 export async function pruneRecovery(sessionDir: string, keep = RECOVERY_KEEP, fs: StoreFs = defaultFs): Promise<string[]> {
   const dir = recoveryDir(sessionDir);
-  let names: string[];
-  try {
-    names = await fs.readdir(dir);
-  } catch (e) {
-    if (isNotFound(e)) return [];
-    throw e;
-  }
+  const names = await namesIn(dir, fs);
   const snapshots = names
     .map((name) => ({ name, parsed: parseRecoveryFileName(name) }))
     .filter((s): s is { name: string; parsed: NonNullable<typeof s.parsed> } => s.parsed !== null)

@@ -146,3 +146,13 @@ export async function saveNamed(
   await writeRecipeAtomic(file, serializeRecipe({ ...recipe, name: clean }, home), fs);
   return { file, replaced: existing !== null };
 }
+
+/** The names in `dir`, or none when it does not exist yet. */
+export async function namesIn(dir: string, fs: StoreFs = defaultFs): Promise<string[]> {
+  try {
+    return await fs.readdir(dir);
+  } catch (e) {
+    if (isNotFound(e)) return [];
+    throw e;
+  }
+}
