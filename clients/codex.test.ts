@@ -10,7 +10,7 @@ import {
   clientProcess, paneText, pressKeys, REPLY_MS, savedCommands, START_MS, submit, waitExited, waitForPayloads, waitForText,
 } from './helpers/drive.js';
 import { recordExit } from './helpers/record.js';
-import { useClientWorld, writeUserNotifier, type ClientWorld } from './helpers/world.js';
+import { useClientWorld, type ClientWorld } from './helpers/world.js';
 import { REPLY_MARK, startMockApi, type MockApi } from './mock-api.js';
 
 const VERSION = manifest.codex.version;

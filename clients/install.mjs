@@ -7,7 +7,7 @@
 // Claude's postinstall must run (with --ignore-scripts its binary is a stub), so scripts are
 // forced on. The folder is complete only once installed.json is written, last.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { binDir, cacheDir, markerPath, readManifest } from './cache.mjs';
 

@@ -14,8 +14,9 @@ const TASK_OPTIONS = {
   '@fleetcom-socket': '/run/x/default.sock',
 };
 
+// A shell creates a file before it writes it: wait for a whole line, not for the file.
 const readWhenPresent = (path: string) =>
-  waitFor(() => readFile(path, 'utf8').catch(() => undefined), { what: `file ${path}` });
+  waitFor(() => readFile(path, 'utf8').then((t) => (t.endsWith('\n') ? t : undefined), () => undefined), { what: `file ${path}` });
 
 describe('newWindow', () => {
   it('has the window options in place before a command that exits at once (false) ends', async () => {

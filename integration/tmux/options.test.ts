@@ -34,7 +34,9 @@ describe('options', () => {
 describe('hooks', () => {
   const hookCommand = (log: string) => `run-shell -b ${quoteForTest(`echo "#{hook_pane} #{pane_dead_status}" >> '${log}'`)}`;
   const readLog = (log: string) =>
-    waitFor(() => readFile(log, 'utf8').catch(() => undefined), { what: `the pane-died hook to write ${log}` });
+    waitFor(() => readFile(log, 'utf8').then((t) => (t.endsWith('\n') ? t : undefined), () => undefined), {
+      what: `the pane-died hook to write ${log}`,
+    });
 
   it('a pane-died window hook given to newWindow fires even for a command that exits at once', async () => {
     const sb = await useSandbox();
@@ -83,7 +85,9 @@ describe('hooks', () => {
     await sb.ops.setHook(session, 'after-new-window', `run-shell -b ${quoteForTest(`echo "#{window_id}" >> '${log}'`)}`);
     expect(await sb.tmux('show-hooks', '-t', session)).toContain('after-new-window');
     const w = await sb.ops.newWindow({ session, name: 'w', cwd: sb.dir, argv: ['sleep', '1000'] });
-    expect((await waitFor(() => readFile(log, 'utf8').catch(() => undefined), { what: 'after-new-window' })).trim()).toBe(w.windowId);
+    // `>>` creates the file before it writes: wait for the line, not for the file.
+    const line = await waitFor(() => readFile(log, 'utf8').then((t) => t.trim() || undefined, () => undefined), { what: 'after-new-window' });
+    expect(line).toBe(w.windowId);
     await sb.ops.unsetHook(session, 'after-new-window');
     expect(await sb.tmux('show-hooks', '-t', session)).not.toContain('after-new-window');
   });
