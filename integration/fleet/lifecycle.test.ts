@@ -140,7 +140,8 @@ describe('spawn edge cases', () => {
   it('clears the history on rerun, so an earlier run\'s hint can never be scraped again', async () => {
     const sb = await useSandbox();
     const fleet = await startFleet(sb);
-    const id = await fleet.run('sh', '-c', 'echo Resume this session with:; echo claude --resume c8c4a5cc-0b32-4ba0-a6b4-6ed08c218e0d');
+    // The pause lets tmux read the text before the exit (it drops output read too late).
+    const id = await fleet.run('sh', '-c', 'echo Resume this session with:; echo claude --resume c8c4a5cc-0b32-4ba0-a6b4-6ed08c218e0d; sleep 0.5');
     const task = await fleet.waitTask(id, (t) => t.state === 'exited', 'exited');
     await waitForText(sb, task.paneId, 'claude --resume');
     expect((await fleet.cli('rerun', id)).exitCode).toBe(0);

@@ -94,7 +94,8 @@ describe('respawnPane', () => {
     const session = await sb.startServer();
     const w = await sb.ops.newWindow({
       session, name: 'r', cwd: sb.dir, windowOptions: TASK_OPTIONS,
-      argv: ['sh', '-c', 'i=0; while [ $i -lt 100 ]; do echo old-run-line-$i; i=$((i+1)); done; echo OLD-HINT; exit 3'],
+      // `sleep 1`: tmux drops output it has not read when the process exits (see panes.test.ts).
+      argv: ['sh', '-c', 'i=0; while [ $i -lt 100 ]; do echo old-run-line-$i; i=$((i+1)); done; echo OLD-HINT; sleep 1; exit 3'],
     });
     expect((await waitForDeath(sb, session, w.paneId)).paneDeadStatus).toBe(3);
     expect(await paneText(sb, w.paneId)).toContain('old-run-line-0');
@@ -102,7 +103,7 @@ describe('respawnPane', () => {
     const out = join(sb.dir, 'second');
     await sb.ops.respawnPane({
       paneId: w.paneId, cwd: sb.dir, path: `/second/bin:${sb.env.PATH}`, env: { RUN: '1' }, clearHistory: true,
-      argv: ['sh', '-c', `echo "$PATH $RUN" > ${out}; echo NEW-RUN; exit 0`],
+      argv: ['sh', '-c', `echo "$PATH $RUN" > ${out}; echo NEW-RUN; sleep 1; exit 0`],
     });
     const dead = await waitForDeath(sb, session, w.paneId);
     expect(dead).toMatchObject({ paneDeadStatus: 0, windowId: w.windowId, fleetcomTask: 7 });

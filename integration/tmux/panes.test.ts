@@ -96,7 +96,10 @@ describe('capturePane', () => {
   it('reads the whole retained text of a dead pane, history included, with trailing spaces trimmed', async () => {
     const sb = await useSandbox();
     const session = await sb.startServer();
-    const script = 'i=1; while [ $i -le 200 ]; do echo "line $i   "; i=$((i+1)); done; echo "last line"; exit 1';
+    // tmux discards what a pane printed but it had not read yet when the process exits (its
+    // maintainer: "we discard the remaining output"); 200 lines on a loaded machine can be
+    // that late, so the script lets tmux catch up before it exits.
+    const script = 'i=1; while [ $i -le 200 ]; do echo "line $i   "; i=$((i+1)); done; echo "last line"; sleep 1; exit 1';
     const w = await sb.ops.newWindow({ session, name: 't', cwd: sb.dir, argv: ['sh', '-c', script], windowOptions: KEEP });
     await waitForDeath(sb, session, w.paneId);
     const all = await sb.ops.capturePane(w.paneId, { history: true });
