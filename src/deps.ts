@@ -21,3 +21,8 @@ export function processDeps(): Deps {
     now: Date.now,
   };
 }
+
+/** The caller's environment without unset entries: what a task is launched with. */
+export function callerEnv(deps: Pick<Deps, 'env'>): Record<string, string> {
+  return Object.fromEntries(Object.entries(deps.env).filter((e): e is [string, string] => e[1] !== undefined));
+}

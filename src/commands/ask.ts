@@ -9,6 +9,4 @@ export function ask(deps: Deps, request: Request, socket?: string): Promise<unkn
   return callSupervisor(socket ?? fleetRuntime(deps.env).socket, request);
 }
 
-export function callerEnv(deps: Deps): Record<string, string> {
-  return Object.fromEntries(Object.entries(deps.env).filter((e): e is [string, string] => e[1] !== undefined));
-}
+export { callerEnv } from '../deps.js';

@@ -9,7 +9,7 @@ import { watchCaptures, type CaptureWatcher } from '../capture/watcher.js';
 import { listenControl } from '../control/server.js';
 import type { RecipeTask } from '../control/protocol.js';
 import { startDashboard, type Dashboard } from '../dashboard/terminal.js';
-import type { Deps } from '../deps.js';
+import { callerEnv, type Deps } from '../deps.js';
 import { FleetError } from '../errors.js';
 import type { RuntimeFiles } from '../paths.js';
 import { ensureSafeDir } from '../safe-dir.js';
@@ -42,7 +42,7 @@ const HISTORY_LIMIT = '10000';
 export { cliPaths, fleetRuntime };
 
 export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> {
-  const env = stringEnv(deps.env);
+  const env = callerEnv(deps);
   const tmux = new TmuxRunner({ env });
   await assertVersion(tmux);
   const pane = env.TMUX_PANE;
@@ -237,8 +237,4 @@ async function restoreRerunKey(tmux: TmuxRun, key: string): Promise<void> {
   if (previous) await bindKey(tmux, 'prefix', key, previous);
   else await unbindKey(tmux, 'prefix', key);
   await unsetServerOption(tmux, option);
-}
-
-function stringEnv(env: Deps['env']): Record<string, string> {
-  return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));
 }
