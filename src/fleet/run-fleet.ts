@@ -180,8 +180,8 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
     throw error;
   }
 
-  timer = setInterval(() => void supervisor.handle({ op: 'ls' }).catch(() => undefined), RECONCILE_MS);
-  deaths = hearDeaths(tmux, paneDiedChannel(files.socket), () => supervisor.handle({ op: 'ls' }), log);
+  timer = setInterval(() => void supervisor.tick().catch(() => undefined), RECONCILE_MS);
+  deaths = hearDeaths(tmux, paneDiedChannel(files.socket), () => supervisor.tick(), log);
   const onSignal = (signal: NodeJS.Signals) => {
     log(`${signal}: leaving every task running (a new 'fleetcom up' adopts them)`);
     stop({ down: false, code: signal === 'SIGINT' ? 130 : 0 });

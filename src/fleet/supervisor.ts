@@ -50,7 +50,16 @@ export class Supervisor {
 
   /** Requests run one at a time, so a pane death cannot interleave with a rerun. */
   handle(request: Request): Promise<unknown> {
-    const next = this.queue.then(() => this.dispatch(request));
+    return this.enqueue(() => this.dispatch(request));
+  }
+
+  /** The periodic and exit-woken check: reconcile only, without resolving every task's id as `ls` does. */
+  tick(): Promise<void> {
+    return this.enqueue(() => this.reconcile());
+  }
+
+  private enqueue<T>(work: () => Promise<T>): Promise<T> {
+    const next = this.queue.then(work);
     this.queue = next.catch(() => undefined);
     return next;
   }
