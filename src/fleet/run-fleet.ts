@@ -61,7 +61,8 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
     else deps.stderr.write(`${stamped}\n`);
   };
   const cli = cliPaths();
-  const root = captureRoot({ env, sessionDir: sessionDir(env, homedir()) });
+  const home = env.HOME || homedir();
+  const root = captureRoot({ env, sessionDir: sessionDir(env, home) });
   const watchers = new Map<string, CaptureWatcher>();
 
   // This incarnation's recovery snapshot (contract 7); the supervisor builds the recipe.
@@ -190,7 +191,6 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
   for (const s of signals) process.on(s, onSignal);
 
   if (!opts.headless && process.stdin.isTTY) {
-    const home = env.HOME || homedir();
     dashboard = startDashboard({
       input: process.stdin, output: process.stdout, stderr: deps.stderr, tmux, sessionId, pane,
       fleet: { tasks: () => supervisor.tasks.values(), handle: (request) => supervisor.handle(request) },
