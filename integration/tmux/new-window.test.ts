@@ -39,6 +39,9 @@ describe('newWindow', () => {
   it('returns ids of the new window and pane and puts it after the last window, not current', async () => {
     const sb = await useSandbox();
     const session = await sb.startServer();
+    // Ids, not names: the first window's automatic name is whatever runs in it at that moment
+    // (briefly `tmux` itself, before the shell is exec'd).
+    const first = await sb.tmux('display-message', '-p', '-t', session, '#{window_id}');
     const a = await sb.ops.newWindow({ session, name: 'a', cwd: sb.dir, argv: ['sleep', '100'] });
     await sb.tmux('kill-window', '-t', a.windowId);
     const b = await sb.ops.newWindow({ session, name: 'b', cwd: sb.dir, argv: ['sleep', '100'] });
@@ -46,8 +49,9 @@ describe('newWindow', () => {
     expect(b.paneId).toMatch(/^%\d+$/);
     expect(b.panePid).toBeGreaterThan(1);
     const rows = await sb.ops.listPanes(session);
-    expect(rows.map((r) => r.windowName)).toEqual(['sh', 'b']);
-    expect(await sb.tmux('display-message', '-p', '-t', session, '#{window_name}')).toBe('sh');
+    expect(rows.map((r) => r.windowId)).toEqual([first, b.windowId]);
+    expect(rows[1]?.windowName).toBe('b');
+    expect(await sb.tmux('display-message', '-p', '-t', session, '#{window_id}')).toBe(first);
   });
 
   it('stores names and start directories with # and #[ exactly', async () => {
