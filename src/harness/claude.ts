@@ -16,7 +16,8 @@ const SLUG_CAP = 200;
 
 const hookPayload = z.object({ session_id: z.string() });
 const contentPart = z.looseObject({ type: z.string(), text: z.string().optional() });
-const transcriptRecord = z.object({ type: z.string(), isMeta: z.boolean().optional(), message: z.unknown() });
+// zod 4 makes a `z.unknown()` key required; a user record without `message` still counts (8.2).
+const transcriptRecord = z.object({ type: z.string(), isMeta: z.boolean().optional(), message: z.unknown().optional() });
 /** The message content claude writes; any other shape counts as a message (8.2 as written). */
 const messageContent = z.object({ content: z.union([z.string(), z.array(contentPart)]) });
 

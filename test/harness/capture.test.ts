@@ -64,6 +64,9 @@ describe('the claude project slug (8.1)', () => {
 describe('the claude transcript check (8.2)', () => {
   it.each([
     ['a user record', `${BOOKKEEPING}\n${USER_LINE}\n`, true],
+    ['a user record without a message key', '{"type":"user"}\n', true],
+    ['a user record whose message is null', '{"type":"user","message":null}\n', true],
+    ['each bare /exit wrapper record alone, then a user record without a message key', `${EXIT_ONLY}\n{"type":"user"}\n`, true],
     ['only the records a bare /exit leaves (claude 2.1.197)', `${BOOKKEEPING}\n${EXIT_ONLY}\n`, false],
     ['a meta user record', `${JSON.stringify({ type: 'user', isMeta: true, message: { role: 'user', content: 'hi' } })}\n`, false],
     ['a message given as content parts', `${JSON.stringify({ type: 'user', message: { role: 'user', content: [{ type: 'text', text: 'fix it' }] } })}\n`, true],
@@ -79,6 +82,12 @@ describe('the claude transcript check (8.2)', () => {
     const home = tempDir();
     transcript(home, ID, text);
     expect(claudeTranscriptHasUser(home, CWD, ID)).toBe(expected);
+  });
+
+  it.each(EXIT_ONLY.split('\n').map((line, i) => [i, line]))('does not count bare /exit wrapper record %i on its own', (_i, line) => {
+    const home = tempDir();
+    transcript(home, ID, `${line}\n`);
+    expect(claudeTranscriptHasUser(home, CWD, ID)).toBe(false);
   });
 
   it('finds a user record after long lines that cross read chunks', () => {
