@@ -9,8 +9,8 @@ import { performance } from 'node:perf_hooks';
 import { capturePath, installNamespace, watchCaptures } from '../dist/capture/index.js';
 import { claudeSlug, utcDateFolders } from '../dist/harness/index.js';
 
-const SAMPLES = 200;
-const WARMUP = 10;
+const FULL = { samples: 200, warmup: 10 };
+const SMOKE = { samples: 5, warmup: 1 };
 const TARGET_MS = 50;
 const TIMEOUT_MS = 5000;
 const CWD = '/w/bench';
@@ -18,16 +18,16 @@ const CWD = '/w/bench';
 const idFor = (n) => `${n.toString(16).padStart(8, '0')}-0000-4000-8000-${'0'.repeat(12)}`;
 const codexIdFor = (n) => `019f5453-de22-7240-b2e5-${n.toString(16).padStart(12, '0')}`;
 
-export async function run() {
+export async function run({ smoke = false } = {}) {
   const tmp = mkdtempSync(join(tmpdir(), 'fleetcom-bench-'));
   try {
-    return await measure(tmp);
+    return await measure(tmp, smoke ? SMOKE : FULL);
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
 }
 
-async function measure(tmp) {
+async function measure(tmp, { samples: SAMPLES, warmup: WARMUP }) {
   const claudeHome = join(tmp, 'claude-home');
   const codexHome = join(tmp, 'codex-home');
   const transcripts = join(claudeHome, 'projects', claudeSlug(CWD));

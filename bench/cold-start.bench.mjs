@@ -5,11 +5,10 @@
 import { writeFileSync } from 'node:fs';
 import { createWorld, recipeText, runTimed } from './lib/world.mjs';
 
-const TRIALS = 15;
-const WARMUP = 2;
 const OVER_MS = 100;
 
-export async function run() {
+export async function run({ smoke = false } = {}) {
+  const [TRIALS, WARMUP] = smoke ? [3, 1] : [15, 2];
   const w = await createWorld();
   try {
     await w.startFleet();

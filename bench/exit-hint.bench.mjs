@@ -6,12 +6,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createWorld, logTime, waitFor } from './lib/world.mjs';
 
-const TRIALS = 12;
 const OVER_MS = 50;
 
 const readMs = (file) => (existsSync(file) ? Number(readFileSync(file, 'utf8').trim()) || null : null);
 
-export async function run() {
+export async function run({ smoke = false } = {}) {
+  const TRIALS = smoke ? 3 : 12;
   const w = await createWorld();
   try {
     const fleet = await w.startFleet();

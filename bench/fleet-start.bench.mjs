@@ -10,10 +10,10 @@ import { performance } from 'node:perf_hooks';
 import { createWorld, recipeText } from './lib/world.mjs';
 
 const TASKS = 50;
-const TRIALS = 5;
 const RATIO = 1.5;
 
-export async function run() {
+export async function run({ smoke = false } = {}) {
+  const TRIALS = smoke ? 1 : 5;
   const w = await createWorld();
   try {
     const file = w.path('fifty.json');

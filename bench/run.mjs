@@ -3,10 +3,16 @@
 // file name contains one of the arguments (`node bench/run.mjs capture`), print a table on
 // stdout and write bench/results/latest.json. Exit 1 when a figure misses its target.
 //
+// `--smoke`: every figure with a handful of samples and no verdicts (a loaded machine's few
+// samples prove nothing about a target), so that CI sees a figure that no longer runs. It
+// writes bench/results/smoke.json and exits 1 when a bench file throws. `--report FILE`
+// also writes a vitest-shaped JSON report (one passed test per figure, one failed test per
+// bench file that threw) for CI's `N passed, N failed` line.
+//
 // Adding a figure: create `bench/<topic>.bench.mjs` importing the built code from `../dist/…`
 // and exporting
 //
-//   export async function run() {
+//   export async function run({ smoke }) {   // smoke: true → take a handful of samples
 //     return [{ figure: 'what is measured', unit: 'ms', samples: [/* one number per trial */],
 //               baseline: [/* the baseline's samples, same run */] /* or one number, or null */,
 //               target: 50 /* or null, { ratio: 1.5 }, { over: 50 }, { max: 100 }, { mean: 1 } */,
@@ -24,7 +30,20 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const filters = process.argv.slice(2);
+const { smoke, reportFile, filters } = parseArgs(process.argv.slice(2));
+
+function parseArgs(args) {
+  const parsed = { smoke: false, reportFile: null, filters: [] };
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === '--smoke') parsed.smoke = true;
+    else if (args[i] === '--report' && args[i + 1] !== undefined) parsed.reportFile = args[++i];
+    else if (args[i].startsWith('-')) {
+      console.error(`bench: unknown option ${args[i]} (use --smoke, --report FILE, or words of file names)`);
+      process.exit(2);
+    } else parsed.filters.push(args[i]);
+  }
+  return parsed;
+}
 const modules = readdirSync(here)
   .filter((name) => name.endsWith('.bench.mjs'))
   .filter((name) => filters.length === 0 || filters.some((filter) => name.includes(filter)))
@@ -62,17 +81,28 @@ function verdictOf(target, { med, max, mean, baseline }) {
 
 const entries = [];
 const notes = [];
+const broken = [];
 for (const name of modules) {
-  console.error(`bench: ${name} …`);
+  console.error(`bench: ${name} …${smoke ? ' (smoke)' : ''}`);
   const started = Date.now();
-  const mod = await import(pathToFileURL(join(here, name)).href);
-  const figures = await mod.run();
+  let figures;
+  try {
+    const mod = await import(pathToFileURL(join(here, name)).href);
+    figures = await mod.run({ smoke });
+    for (const f of figures) {
+      if (!Array.isArray(f.samples) || f.samples.length === 0) throw new Error(`figure "${f.figure}" has no samples`);
+      if (f.samples.some((v) => typeof v !== 'number' || !Number.isFinite(v))) throw new Error(`figure "${f.figure}" has a sample that is not a number`);
+    }
+  } catch (error) {
+    console.error(`bench: ${name} failed: ${error instanceof Error ? error.stack : error}`);
+    broken.push({ name, error: error instanceof Error ? error.message : String(error) });
+    continue;
+  }
   for (const f of figures) {
-    if (!Array.isArray(f.samples) || f.samples.length === 0) throw new Error(`${name}: figure "${f.figure}" has no samples`);
     const med = median(f.samples);
     const baseSamples = Array.isArray(f.baseline) ? f.baseline : null;
     const baseline = baseSamples ? median(baseSamples) : (f.baseline ?? null);
-    const target = f.target ?? null;
+    const target = smoke ? null : (f.target ?? null);
     const max = Math.max(...f.samples);
     const mean = f.samples.reduce((a, b) => a + b, 0) / f.samples.length;
     const verdict = verdictOf(target, { med, max, mean, baseline });
@@ -113,9 +143,18 @@ for (const [i, r] of cells.entries()) {
 }
 if (notes.length > 0) console.log(`\n${notes.map((n) => `- ${n}`).join('\n')}`);
 
+if (broken.length > 0) console.log(`\n${broken.map((b) => `- BROKEN ${b.name}: ${b.error}`).join('\n')}`);
+
 const results = join(here, 'results');
 mkdirSync(results, { recursive: true });
-const report = { date: new Date().toISOString(), node: process.version, platform: `${process.platform}-${process.arch}`, entries };
-writeFileSync(join(results, 'latest.json'), `${JSON.stringify(report, null, 2)}\n`);
-console.error(`bench: wrote ${join('bench', 'results', 'latest.json')}`);
-process.exitCode = entries.some((e) => e.verdict === 'FAIL') ? 1 : 0;
+const resultName = smoke ? 'smoke.json' : 'latest.json';
+const report = { date: new Date().toISOString(), node: process.version, platform: `${process.platform}-${process.arch}`, smoke, entries, broken };
+writeFileSync(join(results, resultName), `${JSON.stringify(report, null, 2)}\n`);
+console.error(`bench: wrote ${join('bench', 'results', resultName)}`);
+if (reportFile !== null) {
+  const missed = entries.filter((e) => e.verdict === 'FAIL').length;
+  const failed = broken.length + missed;
+  mkdirSync(dirname(reportFile), { recursive: true });
+  writeFileSync(reportFile, `${JSON.stringify({ numPassedTests: entries.length - missed, numFailedTests: failed, success: failed === 0 })}\n`);
+}
+process.exitCode = broken.length > 0 || entries.some((e) => e.verdict === 'FAIL') ? 1 : 0;

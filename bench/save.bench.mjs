@@ -7,11 +7,10 @@ import { createWorld, recipeText } from './lib/world.mjs';
 
 const TASKS = 200;
 const AGENTS = 20;
-const TRIALS = 10;
-const WARMUP = 1;
 const OVER_MS = 200;
 
-export async function run() {
+export async function run({ smoke = false } = {}) {
+  const [TRIALS, WARMUP] = smoke ? [2, 0] : [10, 1];
   const w = await createWorld();
   try {
     await w.startFleet();

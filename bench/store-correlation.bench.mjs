@@ -13,11 +13,9 @@ import { performance } from 'node:perf_hooks';
 import { claudeSlug, resolveId, utcDateFolders } from '../dist/harness/index.js';
 import { sleep } from './lib/world.mjs';
 
-const CODEX_ROLLOUTS = 100_000;
+const FULL = { codexRollouts: 100_000, claudeTranscripts: 20_000, trials: 20, warmup: 2 };
+const SMOKE = { codexRollouts: 5_000, claudeTranscripts: 2_000, trials: 3, warmup: 1 };
 const CODEX_DAYS = 365;
-const CLAUDE_TRANSCRIPTS = 20_000;
-const TRIALS = 20;
-const WARMUP = 2;
 const DAY_MS = 86_400_000;
 const CWD = '/home/someone/src/project';
 
@@ -32,7 +30,7 @@ const rolloutName = (ms, id) => `rollout-${new Date(ms).toISOString().slice(0, 1
 const dayPath = (ms) => new Date(ms).toISOString().slice(0, 10).split('-');
 
 /** `fn` and `floor` alternately, WARMUP + TRIALS times each; the samples of both after warm-up. */
-function timeIt(fn, floor) {
+function timeIt(fn, floor, { trials: TRIALS, warmup: WARMUP }) {
   const samples = [];
   const floors = [];
   let result;
@@ -57,7 +55,9 @@ function listAndStat(dirs) {
   return n;
 }
 
-export async function run() {
+export async function run({ smoke = false } = {}) {
+  const size = smoke ? SMOKE : FULL;
+  const { codexRollouts: CODEX_ROLLOUTS, claudeTranscripts: CLAUDE_TRANSCRIPTS } = size;
   const tmp = mkdtempSync(join(tmpdir(), 'fleetcom-bench-stores-'));
   try {
     const now = Date.now();
@@ -100,10 +100,10 @@ export async function run() {
     const base = { captureFile: null, exitHint: null, pinnedId: null, endedAt: null, cwd: CWD };
     const codexDirs = utcDateFolders(spawnedAt, Date.now(), 2, 1).map((f) => join(codexHome, 'sessions', ...f.split('/')))
       .filter((dir) => made.has(dir) || dir === targetDir);
-    const codex = timeIt(() => resolveId({ ...base, harness: 'codex', home: codexHome, spawnedAt }, options(Date.now())), () => listAndStat(codexDirs));
+    const codex = timeIt(() => resolveId({ ...base, harness: 'codex', home: codexHome, spawnedAt }, options(Date.now())), () => listAndStat(codexDirs), size);
     if (codex.result?.id !== target) throw new Error(`codex correlation found ${JSON.stringify(codex.result)}, not ${target}`);
     const claudeSpawn = windowOpens + 30_000;
-    const claude = timeIt(() => resolveId({ ...base, harness: 'claude', home: claudeHome, spawnedAt: claudeSpawn }, options(claudeSpawn + 60_000)), () => listAndStat([project]));
+    const claude = timeIt(() => resolveId({ ...base, harness: 'claude', home: claudeHome, spawnedAt: claudeSpawn }, options(claudeSpawn + 60_000)), () => listAndStat([project]), size);
     if (claude.result?.id !== claudeTarget) throw new Error(`claude correlation found ${JSON.stringify(claude.result)}, not ${claudeTarget}`);
     return [
       { figure: `store correlation: codex, ${CODEX_ROLLOUTS / 1000}k rollouts / ${CODEX_DAYS} d`, unit: 'ms', samples: codex.samples, baseline: codex.floors, target: 50,

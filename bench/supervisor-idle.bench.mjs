@@ -10,9 +10,8 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createWorld, recipeText, sleep } from './lib/world.mjs';
 
 const TASKS = 50;
-const WINDOW_S = 5;
-const WINDOWS = 6;
-const SETTLE_MS = 3_000;
+const FULL = { windowS: 5, windows: 6, settleMs: 3_000 };
+const SMOKE = { windowS: 1, windows: 2, settleMs: 500 };
 const TICK = 100; // USER_HZ: /proc reports CPU time in 1/100 s on Linux
 
 function statTicks(pid, withChildren) {
@@ -46,7 +45,7 @@ function treeTicks(pid) {
 
 const rssMb = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 
-async function measure(w, headless) {
+async function measure(w, headless, { windowS: WINDOW_S, windows: WINDOWS, settleMs: SETTLE_MS }) {
   const fleet = await w.startFleet({ name: headless ? 'headless' : 'dashboard', headless });
   const file = w.path('fifty.json');
   writeFileSync(file, recipeText('fifty', w.path('work'), Array.from({ length: TASKS }, (_, i) => `sleep ${100000 + i}`)));
@@ -74,11 +73,13 @@ async function measure(w, headless) {
   return { cpu, rss, total, server };
 }
 
-export async function run() {
+export async function run({ smoke = false } = {}) {
+  const size = smoke ? SMOKE : FULL;
+  const { windowS: WINDOW_S, windows: WINDOWS } = size;
   const w = await createWorld();
   try {
-    const headless = await measure(w, true);
-    const dashboard = await measure(w, false);
+    const headless = await measure(w, true, size);
+    const dashboard = await measure(w, false, size);
     const pct = (v) => `${v.toFixed(2)} %`;
     return [
       { figure: `supervisor CPU, ${TASKS} idle tasks, headless`, unit: '% core', samples: headless.cpu, baseline: null, target: { mean: 1 },
