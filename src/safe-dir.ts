@@ -2,13 +2,14 @@
 // it is a real directory owned by this user and not writable by group or others. Only a
 // directory fleetcom creates itself gets a chmod; an existing one is used as it is.
 import { chmodSync, lstatSync, mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { unsafeReason } from './capture/namespace.js';
 import { FleetError } from './errors.js';
 
 export function ensureSafeDir(dir: string, uid: number | undefined = process.getuid?.()): void {
   let stat;
   try {
-    stat = lstatSync(dir);
+    stat = lstatSync(withoutTrailingSlash(dir));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new FleetError(`cannot use ${dir}: ${(error as Error).message}`);
     mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -17,4 +18,12 @@ export function ensureSafeDir(dir: string, uid: number | undefined = process.get
   }
   const reason = unsafeReason(stat, uid);
   if (reason) throw new FleetError(`refusing to use ${dir}: it ${reason}; fix it or choose another with FLEETCOM_RUNTIME_DIR`);
+}
+
+/**
+ * The path lstat must look at: `link/` (or `link/.`) makes the kernel follow the symlink, so
+ * a runtime dir given with a trailing slash would pass for the directory it points to.
+ */
+export function withoutTrailingSlash(dir: string): string {
+  return resolve(dir);
 }

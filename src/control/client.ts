@@ -1,11 +1,14 @@
-// The CLI's end of the control socket. Nothing answering means no fleet (exit 3).
+// The CLI's end of the control socket. Nothing answering means no fleet (exit 3); a socket
+// that is not surely this user's gets nothing (trusted-socket.ts).
 import { connect } from 'node:net';
 import { FleetError, NoFleetError } from '../errors.js';
 import { PROTOCOL_VERSION, replySchema, type Request } from './protocol.js';
+import { assertTrustedSocket } from './trusted-socket.js';
 
 const NO_FLEET_CODES = new Set(['ENOENT', 'ECONNREFUSED', 'ENOTSOCK', 'ENOTDIR']);
 
 export async function callSupervisor(socketPath: string, request: Request): Promise<unknown> {
+  assertTrustedSocket(socketPath);
   const text = await exchange(socketPath, `${JSON.stringify({ v: PROTOCOL_VERSION, ...request })}\n`);
   let parsed;
   try {
