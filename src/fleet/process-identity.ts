@@ -1,0 +1,47 @@
+// Who a pid is: its start time and command line from /proc. A pid alone names a process only
+// while it lives; the kernel hands it out again later, so a lock that recorded only the pid
+// would take any later process with that number for its supervisor.
+import { readFileSync } from 'node:fs';
+
+export interface ProcessIdentity {
+  pid: number;
+  /** Field 22 of /proc/<pid>/stat (clock ticks since boot), or null where /proc is missing. */
+  start: string | null;
+  /** The command line, words joined by spaces, or '' when unreadable. */
+  command: string;
+}
+
+/**
+ * The start time in a /proc/<pid>/stat line, or null. The second field is the command name in
+ * parentheses and may itself hold spaces and parentheses, so fields are counted after the last ')'.
+ */
+export function startTimeOf(stat: string): string | null {
+  const close = stat.lastIndexOf(')');
+  if (close < 0) return null;
+  // After ')' come field 3 (state) onwards; starttime is field 22.
+  const start = stat.slice(close + 1).trim().split(/\s+/)[19];
+  return start !== undefined && /^\d+$/.test(start) ? start : null;
+}
+
+export function identityOf(pid: number): ProcessIdentity | null {
+  if (!processExists(pid)) return null;
+  return { pid, start: startTimeOf(readProc(pid, 'stat')), command: readProc(pid, 'cmdline').split('\0').filter(Boolean).join(' ') };
+}
+
+/** A process exists (EPERM: it does, owned by someone else). */
+export function processExists(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function readProc(pid: number, file: string): string {
+  try {
+    return readFileSync(`/proc/${pid}/${file}`, 'utf8');
+  } catch {
+    return '';
+  }
+}
