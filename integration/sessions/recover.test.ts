@@ -1,7 +1,8 @@
 // Recovery after the whole tmux server died: the snapshot the dead supervisor kept brings
 // every agent back into its own conversation, in a new server and a new fleet.
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { recoveryFileName } from '../../src/sessions/names.js';
 import { describe, expect, it } from 'vitest';
 import { startFleet } from '../helpers/fleet.js';
 import { waitForText } from '../helpers/pane.js';
@@ -62,7 +63,7 @@ describe('fleetcom recover', () => {
     // A new server and an empty fleet: it points at the snapshot, and recover loads it.
     const before = (await sb.agentStarts()).length;
     const fresh = await startFleet(sb);
-    await waitForText(sb, fresh.supervisorPane, 'bring them back with: fleetcom recover');
+    await waitForText(sb, fresh.supervisorPane, 'bring the newest back with: fleetcom recover');
     const recovered = await fresh.cli('recover');
     expect(recovered.exitCode).toBe(0);
     expect(recovered.stderr).toMatch(/loaded 'autosaved \d{4}-\d\d-\d\d \d\d:\d\d': 4 task\(s\)/);
@@ -94,5 +95,45 @@ describe('fleetcom recover', () => {
     const named = await fresh.cli('recover', snapshot!.replace(/\.json$/, ''));
     expect(named.exitCode).toBe(0);
     expect(named.stderr).toContain('4 task(s)');
+  });
+});
+
+describe('unclosed recovery snapshots', () => {
+  it('are named by up newest first, picked by recover, and never pruned behind ten newer closed ones', async () => {
+    const sb = await useSandbox();
+    const dir = recoveryDir(sb);
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    const now = Date.now();
+    // Pids above any pid_max: no process can own them, so these supervisors are surely gone.
+    const write = async (minutesAgo: number, pid: number, body: object): Promise<string> => {
+      const at = new Date(now - minutesAgo * 60_000);
+      const name = recoveryFileName(at, pid);
+      await writeFile(join(dir, name), JSON.stringify({ version: 1, name: `snapshot ${pid}`, ...body }), { mode: 0o600 });
+      await utimes(join(dir, name), at, at);
+      return name;
+    };
+    const older = await write(600, 4999901, { dirs: { [sb.dir]: ['echo older', 'echo older too'] } });
+    const newer = await write(500, 4999902, { dirs: { [sb.dir]: ['echo newer'] } });
+    for (let k = 0; k < 10; k++) await write(100 - k, 4999910 + k, { closed: true, dirs: { [sb.dir]: [`echo clean ${k}`] } });
+
+    const fleet = await startFleet(sb);
+    const log = await waitForText(sb, fleet.supervisorPane, 'bring the newest back with: fleetcom recover');
+    const named = log.split('\n').filter((l) => /snapshot 49999\d\d/.test(l));
+    expect(named.map((l) => /snapshot (\d+)/.exec(l)?.[1])).toEqual(['4999902', '4999901']);
+
+    const recovered = await fleet.cli('recover');
+    expect(recovered.exitCode).toBe(0);
+    expect(recovered.stderr).toContain(`recovering ${join(dir, newer)}`);
+    expect((await fleet.ls()).map((t) => t.command)).toEqual(['echo newer']);
+
+    // Its first snapshot makes this fleet prune: the oldest clean one goes, both crashed ones stay.
+    const oldestClean = recoveryFileName(new Date(now - 100 * 60_000), 4999910);
+    const files = await waitFor(async () => {
+      const names = await readdir(dir);
+      return !names.includes(oldestClean) && names;
+    }, { what: 'the new fleet to write its snapshot and prune' });
+    expect(files).toContain(older);
+    expect(files).toContain(newer);
+    expect(files.filter((n) => n.endsWith('.json'))).toHaveLength(12);
   });
 });

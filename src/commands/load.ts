@@ -5,7 +5,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import type { Deps } from '../deps.js';
 import { FleetError } from '../errors.js';
-import { newestForeignSnapshot } from '../fleet/recovery-choice.js';
+import { newestUnclosedSnapshot } from '../fleet/recovery-choice.js';
 import { isSessionPath, listSessions, parseRecoveryFileName, recoveryDir } from '../sessions/index.js';
 import { ask, callerEnv } from './ask.js';
 import { readSession, sessionDirOf } from './recipe-io.js';
@@ -33,9 +33,9 @@ export async function runRecover(snapshot: string | undefined, deps: Deps): Prom
   for (const entry of recovery) {
     if (entry.error !== null) deps.stderr.write(`skipping an unreadable snapshot: ${entry.error}\n`);
   }
-  const chosen = newestForeignSnapshot(recovery, status.pid ?? null);
+  const chosen = newestUnclosedSnapshot(recovery, status.pid ?? null);
   if (chosen === null) {
-    throw new FleetError(`no recovery snapshot to load in ${recoveryDir(dir)} (other than the running fleet's own)`);
+    throw new FleetError(`no unclosed recovery snapshot to load in ${recoveryDir(dir)} (other than the running fleet's own); name a closed one: fleetcom recover SNAPSHOT (see fleetcom sessions)`);
   }
   deps.stderr.write(`recovering ${chosen.file}\n`);
   return loadInto(chosen.file, deps);

@@ -4,10 +4,12 @@
 // `close` writes the last one (marked closed by `down`). Timers and the file writes come in
 // through deps, so the scheduling is tested with a fake clock.
 import { homedir } from 'node:os';
+import { basename } from 'node:path';
 import type { RecipeTask } from '../control/protocol.js';
 import { listSessions, pruneRecovery, recoverySnapshot, sessionDir, writeRecipeAtomic } from '../sessions/index.js';
 import { fleetRecipe } from './fleet-recipe.js';
-import { abandonedSnapshot, processAlive } from './recovery-choice.js';
+import { processExists } from './process-identity.js';
+import { abandonedSnapshots } from './recovery-choice.js';
 
 export const RECOVERY_DEBOUNCE_MS = 2_000;
 export const RECOVERY_INTERVAL_MS = 60_000;
@@ -97,18 +99,20 @@ export class RecoveryWriter {
   }
 
   /**
-   * `up` started an empty fleet: point at the snapshot `recover` would load when it was not
-   * closed by `down` and its supervisor is not running. Never fails the start.
+   * `up` started an empty fleet: name every snapshot of a fleet that did not shut down (not
+   * closed by `down`, its supervisor not running), newest first. Never fails the start.
    */
-  async pointAtAbandoned(isAlive: (pid: number) => boolean = processAlive): Promise<void> {
+  async pointAtAbandoned(isAlive: (pid: number) => boolean = processExists): Promise<void> {
     try {
       const { recovery } = await listSessions(this.deps.sessionDir);
-      const found = abandonedSnapshot(recovery, this.deps.pid, isAlive);
-      if (found === null) return;
-      this.deps.log(
-        `recovery snapshot '${found.label}' holds ${found.tasks} task(s) of a fleet that did not shut down ` +
-          `(${found.file}); bring them back with: fleetcom recover`,
-      );
+      const found = abandonedSnapshots(recovery, this.deps.pid, isAlive);
+      if (found.length === 0) return;
+      this.deps.log(`${found.length} recovery snapshot(s) of fleets that did not shut down, newest first:`);
+      for (const entry of found) {
+        const what = entry.error === null ? `${entry.tasks} task(s)` : `unreadable: ${entry.error}`;
+        this.deps.log(`  '${entry.label}' ${snapshotName(entry.file)}: ${what}`);
+      }
+      this.deps.log(`bring the newest back with: fleetcom recover (another: fleetcom recover ${snapshotName(found[found.length - 1]!.file)})`);
     } catch (error) {
       this.deps.log(`could not look for recovery snapshots: ${(error as Error).message}`);
     }
@@ -152,4 +156,9 @@ export function fleetRecovery(input: {
 }): RecoveryWriter {
   const home = input.env.HOME || homedir();
   return new RecoveryWriter({ ...input, home, sessionDir: sessionDir(input.env, home) });
+}
+
+/** The name `fleetcom recover` takes for a snapshot file. */
+function snapshotName(file: string): string {
+  return basename(file, '.json');
 }

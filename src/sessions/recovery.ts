@@ -4,9 +4,11 @@
 import path from 'node:path';
 import { parseRecoveryFileName, recoveryFileName, recoveryLabel } from './names.js';
 import { serializeRecipe, type Recipe } from './recipe.js';
-import { defaultFs, namesIn, writeRecipeAtomic, type StoreFs } from './store.js';
+import { defaultFs, namesIn, readRecipeFile, writeRecipeAtomic, type StoreFs } from './store.js';
 
 export const RECOVERY_KEEP = 10;
+/** An unclosed snapshot is never pruned while it was written less than this long ago. */
+export const UNCLOSED_KEEP_MS = 30 * 24 * 60 * 60 * 1000;
 
 export function recoveryDir(sessionDir: string): string {
   return path.join(sessionDir, 'recovery');
@@ -46,10 +48,12 @@ export async function writeRecoverySnapshot(
 
 /**
  * Keep the newest `keep` snapshots by the start time in their names (pid breaks ties) and
- * delete the rest. Only files named like a snapshot are considered; anything else in the
- * directory is left alone. Returns the deleted paths.
+ * delete the rest, except a snapshot that is not closed (or cannot be read) and was written
+ * within `UNCLOSED_KEEP_MS`: it may be the only record of a fleet that crashed, and a few
+ * clean up/down cycles must not push it out. Only files named like a snapshot are considered;
+ * anything else in the directory is left alone. Returns the deleted paths.
  */
-export async function pruneRecovery(sessionDir: string, keep = RECOVERY_KEEP, fs: StoreFs = defaultFs): Promise<string[]> {
+export async function pruneRecovery(sessionDir: string, keep = RECOVERY_KEEP, fs: StoreFs = defaultFs, now = Date.now()): Promise<string[]> {
   const dir = recoveryDir(sessionDir);
   const names = await namesIn(dir, fs);
   const snapshots = names
@@ -60,6 +64,7 @@ export async function pruneRecovery(sessionDir: string, keep = RECOVERY_KEEP, fs
   for (const { name } of snapshots.slice(Math.max(0, Math.floor(keep)))) {
     const file = path.join(dir, name);
     try {
+      if (await unclosedAndRecent(file, fs, now)) continue;
       await fs.unlink(file);
       deleted.push(file);
     } catch {
@@ -67,4 +72,14 @@ export async function pruneRecovery(sessionDir: string, keep = RECOVERY_KEEP, fs
     }
   }
   return deleted;
+}
+
+async function unclosedAndRecent(file: string, fs: StoreFs, now: number): Promise<boolean> {
+  const { mtime } = await fs.stat(file);
+  if (now - mtime.getTime() >= UNCLOSED_KEEP_MS) return false;
+  try {
+    return (await readRecipeFile(file, fs)).closed !== true;
+  } catch {
+    return true; // unreadable: not known to be closed
+  }
 }

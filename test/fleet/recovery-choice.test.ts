@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { abandonedSnapshot, newestForeignSnapshot } from '../../src/fleet/recovery-choice.js';
+import { abandonedSnapshots, newestUnclosedSnapshot } from '../../src/fleet/recovery-choice.js';
 import type { RecoveryEntry } from '../../src/sessions/index.js';
 
 function entry(pid: number, fields: Partial<RecoveryEntry> = {}): RecoveryEntry {
@@ -10,39 +10,47 @@ function entry(pid: number, fields: Partial<RecoveryEntry> = {}): RecoveryEntry 
 }
 
 // Listings come newest first (listSessions sorts them).
-describe('newestForeignSnapshot', () => {
+describe('newestUnclosedSnapshot', () => {
   it('takes the newest snapshot the running supervisor did not write', () => {
-    expect(newestForeignSnapshot([entry(10), entry(20), entry(30)], 10)?.pid).toBe(20);
+    expect(newestUnclosedSnapshot([entry(10), entry(20), entry(30)], 10)?.pid).toBe(20);
   });
 
   it('takes the newest when no supervisor runs', () => {
-    expect(newestForeignSnapshot([entry(10), entry(20)], null)?.pid).toBe(10);
+    expect(newestUnclosedSnapshot([entry(10), entry(20)], null)?.pid).toBe(10);
   });
 
   it('passes over unreadable snapshots', () => {
-    expect(newestForeignSnapshot([entry(10, { error: 'bad', tasks: null }), entry(20)], 1)?.pid).toBe(20);
+    expect(newestUnclosedSnapshot([entry(10, { error: 'bad', tasks: null }), entry(20)], 1)?.pid).toBe(20);
+  });
+
+  it('passes over snapshots closed by down, however many and however new', () => {
+    expect(newestUnclosedSnapshot([entry(10, { closed: true }), entry(11, { closed: true }), entry(20)], 1)?.pid).toBe(20);
   });
 
   it('finds nothing when the only snapshot is the running fleet own', () => {
-    expect(newestForeignSnapshot([entry(10)], 10)).toBeNull();
+    expect(newestUnclosedSnapshot([entry(10)], 10)).toBeNull();
   });
 });
 
-describe('abandonedSnapshot', () => {
+describe('abandonedSnapshots', () => {
   const dead = () => false;
-  it('points at the newest foreign snapshot of a dead supervisor that did not close', () => {
-    expect(abandonedSnapshot([entry(7), entry(20)], 7, dead)?.pid).toBe(20);
+  it('names every foreign snapshot of a dead supervisor that did not close, newest first', () => {
+    expect(abandonedSnapshots([entry(7), entry(20), entry(21, { closed: true }), entry(30)], 7, dead).map((e) => e.pid)).toEqual([20, 30]);
   });
 
-  it('says nothing when that snapshot was closed by down, even if an older one was not', () => {
-    expect(abandonedSnapshot([entry(20, { closed: true }), entry(30)], 7, dead)).toBeNull();
+  it('still names an older unclosed snapshot behind a newer closed one', () => {
+    expect(abandonedSnapshots([entry(20, { closed: true }), entry(30)], 7, dead).map((e) => e.pid)).toEqual([30]);
+  });
+
+  it('names an unreadable snapshot: it is not known to be closed', () => {
+    expect(abandonedSnapshots([entry(20, { error: 'bad JSON', tasks: null })], 7, dead).map((e) => e.pid)).toEqual([20]);
   });
 
   it('says nothing while its supervisor still runs', () => {
-    expect(abandonedSnapshot([entry(20)], 7, (pid) => pid === 20)).toBeNull();
+    expect(abandonedSnapshots([entry(20)], 7, (pid: number) => pid === 20)).toEqual([]);
   });
 
   it('says nothing for an empty snapshot', () => {
-    expect(abandonedSnapshot([entry(20, { tasks: 0 })], 7, dead)).toBeNull();
+    expect(abandonedSnapshots([entry(20, { tasks: 0 })], 7, dead)).toEqual([]);
   });
 });

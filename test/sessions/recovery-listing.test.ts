@@ -62,12 +62,13 @@ describe('writeRecoverySnapshot', () => {
 });
 
 describe('pruneRecovery', () => {
+  const closedFleet: Recipe = { ...fleet(1), closed: true };
   it('keeps the newest 10 by the start time in the name, whatever the mtimes, and nothing else is touched', async () => {
     const rec = recoveryDir(dir);
     const starts: string[] = [];
     for (let k = 0; k < 13; k++) {
       const started = new Date(Date.UTC(2026, 10, 1 + k, 12, 0, 0));
-      const file = await writeRecoverySnapshot(dir, started, 100 + k, fleet(1), HOME);
+      const file = await writeRecoverySnapshot(dir, started, 100 + k, closedFleet, HOME);
       // mtimes run backwards, so a sort by mtime would prune the wrong ones.
       await touch(file, new Date(Date.UTC(2027, 0, 30 - k)).toISOString());
       starts.push(path.basename(file));
@@ -83,7 +84,7 @@ describe('pruneRecovery', () => {
 
   it('breaks a tie of start times by pid and honours a smaller keep', async () => {
     const started = at('2026-11-29T19:30:05Z');
-    for (const pid of [5, 40, 300]) await writeRecoverySnapshot(dir, started, pid, fleet(1), HOME);
+    for (const pid of [5, 40, 300]) await writeRecoverySnapshot(dir, started, pid, closedFleet, HOME);
     const deleted = await pruneRecovery(dir, 1);
     expect(deleted.map((f) => path.basename(f)).sort()).toEqual(['20261129-193005-40.json', '20261129-193005-5.json']);
     expect(await fsp.readdir(recoveryDir(dir))).toEqual(['20261129-193005-300.json']);
@@ -91,6 +92,30 @@ describe('pruneRecovery', () => {
 
   it('does nothing when there is no recovery directory', async () => {
     expect(await pruneRecovery(dir)).toEqual([]);
+  });
+
+  it('never prunes a snapshot that was not closed while it is younger than 30 days, however many newer ones exist', async () => {
+    const now = Date.UTC(2026, 11, 30);
+    const day = 24 * 60 * 60 * 1000;
+    const crashed = await writeRecoverySnapshot(dir, new Date(now - 29 * day), 1, fleet(2), HOME);
+    await touch(crashed, new Date(now - 29 * day).toISOString());
+    const unreadable = path.join(recoveryDir(dir), recoveryFileName(new Date(now - 28 * day), 2));
+    await fsp.writeFile(unreadable, '{"version": 1, "dirs": ');
+    await touch(unreadable, new Date(now - 28 * day).toISOString());
+    const old = await writeRecoverySnapshot(dir, new Date(now - 31 * day), 3, fleet(2), HOME);
+    await touch(old, new Date(now - 31 * day).toISOString());
+    const oldClosed = await writeRecoverySnapshot(dir, new Date(now - 27 * day), 4, closedFleet, HOME);
+    await touch(oldClosed, new Date(now - 27 * day).toISOString());
+    for (let k = 0; k < 10; k++) {
+      const file = await writeRecoverySnapshot(dir, new Date(now - k * 60_000), 100 + k, closedFleet, HOME);
+      await touch(file, new Date(now - k * 60_000).toISOString());
+    }
+    const deleted = await pruneRecovery(dir, 10, undefined, now);
+    expect(deleted.map((f) => path.basename(f)).sort()).toEqual([path.basename(old), path.basename(oldClosed)].sort());
+    const left = await fsp.readdir(recoveryDir(dir));
+    expect(left).toContain(path.basename(crashed));
+    expect(left).toContain(path.basename(unreadable));
+    expect(left).toHaveLength(12);
   });
 });
 
