@@ -92,6 +92,7 @@ export function registerCommands(program: Command, deps: Deps, dispatch: Dispatc
     .argument('[name]', 'the session name (its file goes in the session directory)')
     .option('--output <file>', 'write the session file here instead')
     .option('--stdout', 'print the session file instead of writing it')
+    .option('--force', 'write the file even when the fleet has no tasks')
     .addHelpText('after', example('  fleetcom save work\n  fleetcom save --output ./fleet.json\n  fleetcom save --stdout'))
     .action((name: string | undefined, opts) => dispatch(async () => (await save()).runSave(name, opts, deps)));
 

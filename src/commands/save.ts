@@ -22,7 +22,12 @@ import { callerHome, sessionDirOf } from './recipe-io.js';
 export interface SaveOptions {
   output?: string;
   stdout?: boolean;
+  /** Write even an empty fleet (it replaces the file's tasks with none). */
+  force?: boolean;
 }
+
+/** An empty fleet saved by mistake would replace a good recipe with nothing. */
+export const NOTHING_TO_SAVE = 'the fleet has no tasks; nothing saved';
 
 /** The name a save without NAME gets: the --output file's stem, else `fleet`. */
 function defaultName(opts: SaveOptions): string {
@@ -49,7 +54,9 @@ export async function runSave(nameArg: string | undefined, opts: SaveOptions, de
   if (name === '') throw new UsageError('a session name must not be empty');
   if (opts.output !== undefined && opts.output.trim() === '') throw new UsageError('--output needs a file name');
 
-  const recipe = fleetRecipe(name, await fleetTasks(deps));
+  const tasks = await fleetTasks(deps);
+  if (tasks.length === 0 && !opts.force && !opts.stdout) throw new FleetError(`${NOTHING_TO_SAVE} (--force writes an empty session)`);
+  const recipe = fleetRecipe(name, tasks);
   const home = callerHome(deps);
   if (opts.stdout) {
     deps.stdout.write(serializeRecipe(recipe, home));

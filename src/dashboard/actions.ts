@@ -3,7 +3,7 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { readSession } from '../commands/recipe-io.js';
-import { savedMessage } from '../commands/save.js';
+import { NOTHING_TO_SAVE, savedMessage } from '../commands/save.js';
 import type { RecipeTask, Request } from '../control/protocol.js';
 import type { Deps } from '../deps.js';
 import { fleetRecipe } from '../fleet/fleet-recipe.js';
@@ -89,6 +89,7 @@ export async function perform(action: Action, deps: ActionDeps): Promise<Outcome
 /** `fleetcom save NAME`, from inside: the same recipe and store. */
 async function save(name: string, deps: ActionDeps): Promise<string> {
   const tasks = (await deps.fleet.handle({ op: 'save' })) as RecipeTask[];
+  if (tasks.length === 0) return NOTHING_TO_SAVE;
   const recipe = fleetRecipe(normalizeSessionName(name), tasks);
   const saved = await saveNamed(deps.sessionDir, name, recipe, deps.home);
   return `${savedMessage(recipe).trim()} in ${saved.file}`;

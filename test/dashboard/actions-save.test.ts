@@ -1,0 +1,36 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { perform, type ActionDeps } from '../../src/dashboard/actions.js';
+
+const dirs: string[] = [];
+afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+function depsWith(tasks: unknown[]): ActionDeps {
+  const dir = mkdtempSync(join(tmpdir(), 'fleetcom-actions-'));
+  dirs.push(dir);
+  return {
+    tmux: { runSequence: () => Promise.reject(new Error('no tmux in this test')) } as unknown as ActionDeps['tmux'],
+    sessionId: '$0', pane: '%0',
+    fleet: { tasks: () => [], handle: (request) => Promise.resolve(request.op === 'save' ? tasks : null) },
+    quit: () => Promise.resolve(),
+    env: {}, cwd: dir, home: dir, sessionDir: join(dir, 'sessions'), scratchDir: dir,
+    now: () => 0, log: () => {},
+  };
+}
+
+describe('the dashboard save (w)', () => {
+  it('writes nothing for an empty fleet and says so', async () => {
+    const deps = depsWith([]);
+    expect(await perform({ kind: 'save', name: 'work' }, deps)).toEqual({ status: 'the fleet has no tasks; nothing saved' });
+    expect(existsSync(join(deps.sessionDir, 'work.json'))).toBe(false);
+  });
+
+  it('writes a fleet with tasks', async () => {
+    const deps = depsWith([{ cwd: '/tmp', cmd: 'sleep 1', name: null, group: null }]);
+    const outcome = await perform({ kind: 'save', name: 'work' }, deps);
+    expect(outcome).toMatchObject({ status: expect.stringContaining("saved 'work': 1 command(s)") });
+    expect(existsSync(join(deps.sessionDir, 'work.json'))).toBe(true);
+  });
+});
