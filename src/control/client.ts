@@ -2,7 +2,8 @@
 // that is not surely this user's gets nothing (trusted-socket.ts).
 import { connect } from 'node:net';
 import { FleetError, NoFleetError } from '../errors.js';
-import { PROTOCOL_VERSION, replySchema, type Request } from './protocol.js';
+import type { Request } from './protocol.js';
+import { PROTOCOL_VERSION, readReply } from './reply.js';
 import { assertTrustedSocket } from './trusted-socket.js';
 
 const NO_FLEET_CODES = new Set(['ENOENT', 'ECONNREFUSED', 'ENOTSOCK', 'ENOTDIR']);
@@ -10,15 +11,15 @@ const NO_FLEET_CODES = new Set(['ENOENT', 'ECONNREFUSED', 'ENOTSOCK', 'ENOTDIR']
 export async function callSupervisor(socketPath: string, request: Request): Promise<unknown> {
   assertTrustedSocket(socketPath);
   const text = await exchange(socketPath, `${JSON.stringify({ v: PROTOCOL_VERSION, ...request })}\n`);
-  let parsed;
+  let reply;
   try {
-    parsed = replySchema.safeParse(JSON.parse(text));
+    reply = readReply(JSON.parse(text));
   } catch {
-    parsed = null;
+    reply = null;
   }
-  if (!parsed?.success) throw new FleetError(`the supervisor sent an unreadable reply: ${text.slice(0, 200)}`);
-  if (!parsed.data.ok) throw new FleetError(parsed.data.error, parsed.data.exitCode);
-  return parsed.data.result;
+  if (reply === null) throw new FleetError(`the supervisor sent an unreadable reply: ${text.slice(0, 200)}`);
+  if (!reply.ok) throw new FleetError(reply.error, reply.exitCode);
+  return reply.result;
 }
 
 function exchange(socketPath: string, line: string): Promise<string> {

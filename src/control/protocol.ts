@@ -2,8 +2,9 @@
 // validated. Every request carries the protocol version; `down` is accepted from any version
 // so an old supervisor can always be stopped.
 import { z } from 'zod';
+import { PROTOCOL_VERSION, type Reply } from './reply.js';
 
-export const PROTOCOL_VERSION = 1;
+export { PROTOCOL_VERSION, type Reply } from './reply.js';
 
 const env = z.record(z.string(), z.string());
 /** A task id (`3`), a pane id (`%12`) or a window id (`@7`). */
@@ -32,12 +33,6 @@ export type Request = z.infer<typeof requestSchema>;
 export type Op = Request['op'];
 
 export const envelopeSchema = z.looseObject({ v: z.number(), op: z.string() });
-
-export const replySchema = z.discriminatedUnion('ok', [
-  z.object({ ok: z.literal(true), result: z.unknown() }),
-  z.object({ ok: z.literal(false), error: z.string(), exitCode: z.number().int() }),
-]);
-export type Reply = z.infer<typeof replySchema>;
 
 /** Validates a raw request line; returns the request or an error reply. */
 export function parseRequest(line: string): Request | Reply {
