@@ -3,14 +3,19 @@
 // bundles src/cli.ts into dist/cli.js (the bin) with code splitting, so each command's chunk
 // (dist/chunks/) is loaded only when that command runs, and so are the Node built-ins and
 // the libraries it imports. A client command then loads a few files instead of ~100 modules:
-// measured on 2 cores, `ls` went from ~165 ms CPU to ~80 ms (`node -e 0`: ~65 ms). The rest
+// measured on 2 cores, `ls` went from ~160 ms CPU to ~94 ms (`node -e 0`: ~65 ms). The rest
 // of dist/ stays tsc's output, which the benchmarks and tests import piece by piece.
 //
 // Chunks sit one directory below dist/, as src/<area>/*.ts do below src/, so the paths that
 // code builds from import.meta.url (`../cli.js` in src/fleet/runtime-files.ts) hold in both.
 import { rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+
+// A worktree installed before esbuild joined the devDependencies has no esbuild: say what to do.
+const { build } = await import('esbuild').catch((error) => {
+  console.error(`build: esbuild is not installed (${error.code ?? error.message}); run npm ci (or npm install) first`);
+  process.exit(1);
+});
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const chunks = `${root}dist/chunks`;
