@@ -19,6 +19,7 @@ export { rolloutId } from './codex.js';
 export { grokEncodeCwd } from './grok.js';
 export { plainText } from './scrape.js';
 export { entryTimeMs, utcDateFolders, WINDOW_MS } from './store-window.js';
+export { findRollout, storedConversation, type StoredConversation } from './conversation.js';
 
 /** Contract section 4: the suffix, env pairs and pinned id for one spawn. */
 export function instrument(input: InstrumentInput): InstrumentPlan {

@@ -6,3 +6,4 @@ export * from './names.js';
 export * from './store.js';
 export * from './recovery.js';
 export * from './listing.js';
+export * from './agent-homes.js';

@@ -3,9 +3,11 @@
 //
 // Versioned: {"version": 1, "name": "…", "closed"?: true, "dirs": {"<dir>": [<entry>, …]}}
 // Legacy:    {"<dir>": [<entry>, …]}
-// Entry:     "<command>" | {"cmd": "<command>", "group": string|null, "name": string|null}
+// Entry:     "<command>" | {"cmd": "<command>", "group": string|null, "name": string|null,
+//             "env"?: {"CLAUDE_CONFIG_DIR" | "CODEX_HOME" | "GROK_HOME": "<dir>"}}
 import path from 'node:path';
 import { z } from 'zod';
+import { agentHomesProblem, homesToWrite, type AgentHomes } from './agent-homes.js';
 import { RecipeError } from './errors.js';
 import { lineColumn, locateJsonError } from './json-location.js';
 import { abbreviateDir } from './names.js';
@@ -20,6 +22,8 @@ export interface RecipeEntry {
   cmd: string;
   group: string | null;
   name: string | null;
+  /** Agent homes this task runs with, applied on top of the loader's environment. */
+  env?: AgentHomes;
 }
 
 export interface Recipe {
@@ -72,6 +76,7 @@ const entryObjectSchema = z.object({
     .refine((s) => s.trim() !== '', 'expected a non-empty command'),
   group: optionalLabel,
   name: optionalLabel,
+  env: z.unknown().optional(),
 });
 
 const versionedSchema = z.object({
@@ -112,8 +117,14 @@ function parseEntry(value: unknown, where: string, file: string): RecipeEntry {
   }
   const parsed = entryObjectSchema.safeParse(value);
   if (!parsed.success) throw firstIssue(file, parsed.error, where);
-  const { cmd, group, name } = parsed.data;
-  return { cmd, group: normalizeGroup(group), name: normalizeLabel(name) };
+  const { cmd, group, name, env } = parsed.data;
+  const entry: RecipeEntry = { cmd, group: normalizeGroup(group), name: normalizeLabel(name) };
+  if (env === undefined || env === null) return entry;
+  const problem = agentHomesProblem(env);
+  if (problem !== null) {
+    throw new RecipeError(file, formatIssuePath(problem.key === null ? ['env'] : ['env', problem.key], where), problem.message);
+  }
+  return { ...entry, env: env as AgentHomes };
 }
 
 function parseDirs(dirs: JsonObject, prefix: string, file: string): Map<string, RecipeEntry[]> {
@@ -175,25 +186,28 @@ export function parseRecipe(text: string, file: string): Recipe {
 
 // ---- writing ------------------------------------------------------------------------------
 
-type WrittenEntry = string | { cmd: string; group: string | null; name: string | null };
+type WrittenEntry = string | { cmd: string; group: string | null; name: string | null; env?: AgentHomes };
 
-function writeEntry(entry: RecipeEntry): WrittenEntry {
+function writeEntry(entry: RecipeEntry, home: string): WrittenEntry {
   const group = normalizeGroup(entry.group);
   const name = normalizeLabel(entry.name);
+  const env = homesToWrite(entry.env, home);
+  if (env !== null) return { cmd: entry.cmd, group, name, env };
   return group === null && name === null ? entry.cmd : { cmd: entry.cmd, group, name };
 }
 
 /**
  * The versioned form: 2-space indent, trailing newline, directories sorted by their written
  * form, HOME written `~` and paths under it `~/…`. An entry is its command string unless it
- * has a group or a name, then `{"cmd", "group", "name"}` with null for the unset one.
+ * has a group, a name or an agent home other than HOME's default, then `{"cmd", "group",
+ * "name"}` with null for the unset one, and `"env"` when a home is kept.
  */
 export function serializeRecipe(recipe: Recipe, home: string): string {
   const merged = new Map<string, WrittenEntry[]>();
   for (const [dir, entries] of recipe.dirs) {
     const key = abbreviateDir(dir, home);
     const list = merged.get(key) ?? [];
-    list.push(...entries.map(writeEntry));
+    list.push(...entries.map((entry) => writeEntry(entry, home)));
     merged.set(key, list);
   }
   const keys = [...merged.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));

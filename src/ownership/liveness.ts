@@ -1,0 +1,51 @@
+import { findRollout, type HarnessName } from '../harness/index.js';
+import { claudeLiveness } from './claude-registry.js';
+import { openersOf, placeOf, PROC_ROOT, type ProcessPlace } from './proc.js';
+
+// Is a conversation open in some process right now? Each agent leaves a different trace:
+// claude a registry record, codex an open rollout file, grok nothing. "unknown" is an
+// answer of its own: it never lets fleetcom claim a conversation is free or taken.
+
+export type Liveness =
+  | { state: 'free'; source: string }
+  | { state: 'live'; source: string; holder: ProcessPlace }
+  | { state: 'unknown'; source: string; why: string };
+
+export interface LivenessOptions {
+  /** The proc file system (tests pass a crafted one). */
+  proc?: string;
+}
+
+export function conversationLiveness(harness: HarnessName, home: string, id: string, opts: LivenessOptions = {}): Liveness {
+  const proc = opts.proc ?? PROC_ROOT;
+  switch (harness) {
+    case 'claude':
+      return claudeLiveness(home, id, proc);
+    case 'codex':
+      return codexLiveness(home, id, proc);
+    case 'grok':
+      return { state: 'unknown', source: 'grok keeps no record of running sessions', why: 'only this fleet\'s tasks can be checked' };
+  }
+}
+
+/**
+ * codex keeps its rollout open for the whole session (measured on 0.171.0: the native binary
+ * holds `sessions/…/rollout-…-<id>.jsonl` open after the first turn), so a process with that
+ * file open is the conversation's holder.
+ */
+function codexLiveness(home: string, id: string, proc: string): Liveness {
+  const rollout = findRollout(home, id);
+  if (rollout === null) return { state: 'free', source: 'codex rollout (none exists)' };
+  const openers = openersOf(proc, rollout);
+  if (openers === null) return { state: 'unknown', source: `open files in ${proc}`, why: `${proc} cannot be read` };
+  const source = `open files in ${proc}${openers.unreadable > 0 ? ` (${openers.unreadable} process(es) of other users not readable)` : ''}`;
+  const [pid] = openers.pids;
+  return pid === undefined ? { state: 'free', source } : { state: 'live', source, holder: placeOf(proc, pid) };
+}
+
+/** `pid 4242 on /dev/pts/3 (tmux pane %7)`. */
+export function describePlace(place: ProcessPlace): string {
+  const tty = place.tty ? ` on ${place.tty}` : '';
+  const pane = place.tmux ? ` (tmux pane ${place.tmux.pane})` : '';
+  return `pid ${place.pid}${tty}${pane}`;
+}

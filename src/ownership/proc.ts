@@ -1,0 +1,119 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+// What fleetcom reads of other processes, from a proc file system whose root is passed in
+// (`/proc`; tests pass a crafted tree). Nothing here throws: a process that vanished or
+// belongs to someone else reads as absent or unreadable, never as an error.
+
+export const PROC_ROOT = '/proc';
+
+/** Where a live process sits, to tell the user where a conversation is open. */
+export interface ProcessPlace {
+  pid: number;
+  /** Its terminal (`/dev/pts/3`), from its standard input; null when unknown. */
+  tty: string | null;
+  /** The tmux pane it runs in, from its inherited TMUX and TMUX_PANE; null outside tmux. */
+  tmux: { socket: string; pane: string } | null;
+}
+
+function readText(file: string): string | null {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+/** The fields of `/proc/<pid>/stat` after `pid (comm)`: comm may hold spaces and `)`. */
+function statFields(proc: string, pid: number): string[] | null {
+  const text = readText(path.join(proc, String(pid), 'stat'));
+  if (text === null) return null;
+  const close = text.lastIndexOf(')');
+  return close === -1 ? null : text.slice(close + 2).trim().split(' ');
+}
+
+/** A running process (a zombie has ended: it holds no conversation any more). */
+export function isRunning(proc: string, pid: number): boolean {
+  const fields = statFields(proc, pid);
+  return fields !== null && fields[0] !== 'Z' && fields[0] !== 'X';
+}
+
+/**
+ * Field 22 of `/proc/<pid>/stat`, the start time in clock ticks after boot, as text: what
+ * claude records as `procStart` (measured on 2.1.197: it reads the same field), so a record
+ * whose pid was reused by another process is recognised.
+ */
+export function startTicks(proc: string, pid: number): string | null {
+  const fields = statFields(proc, pid);
+  // fields[0] is field 3 (state), so field 22 is fields[19].
+  return fields?.[19] ?? null;
+}
+
+export function placeOf(proc: string, pid: number): ProcessPlace {
+  return { pid, tty: ttyOf(proc, pid), tmux: tmuxOf(proc, pid) };
+}
+
+function ttyOf(proc: string, pid: number): string | null {
+  try {
+    const target = fs.readlinkSync(path.join(proc, String(pid), 'fd', '0'));
+    return target.startsWith('/dev/') ? target : null;
+  } catch {
+    return null;
+  }
+}
+
+function tmuxOf(proc: string, pid: number): ProcessPlace['tmux'] {
+  const environ = readText(path.join(proc, String(pid), 'environ'));
+  if (environ === null) return null;
+  const vars = new Map<string, string>();
+  for (const pair of environ.split('\0')) {
+    const eq = pair.indexOf('=');
+    if (eq > 0) vars.set(pair.slice(0, eq), pair.slice(eq + 1));
+  }
+  const socket = vars.get('TMUX')?.split(',')[0];
+  const pane = vars.get('TMUX_PANE');
+  return socket && pane && /^%\d+$/.test(pane) ? { socket, pane } : null;
+}
+
+/** The pids of the proc tree, or null when it cannot be listed (no /proc here). */
+export function processIds(proc: string): number[] | null {
+  try {
+    return fs.readdirSync(proc).filter((name) => /^\d+$/.test(name)).map(Number);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Processes that have `file` open, found through `/proc/<pid>/fd` links; `unreadable` counts
+ * the processes whose descriptors could not be listed (another user's, as a non-root user).
+ */
+export function openersOf(proc: string, file: string): { pids: number[]; unreadable: number } | null {
+  const pids = processIds(proc);
+  if (pids === null) return null;
+  const found: number[] = [];
+  let unreadable = 0;
+  for (const pid of pids) {
+    const dir = path.join(proc, String(pid), 'fd');
+    let fds: string[];
+    try {
+      fds = fs.readdirSync(dir);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') unreadable += 1;
+      continue;
+    }
+    for (const fd of fds) {
+      let target: string;
+      try {
+        target = fs.readlinkSync(path.join(dir, fd));
+      } catch {
+        continue;
+      }
+      if (target === file) {
+        found.push(pid);
+        break;
+      }
+    }
+  }
+  return { pids: found, unreadable };
+}

@@ -1,0 +1,46 @@
+// A crafted proc file system for the ownership checks: processes with a state, a start time,
+// a terminal, an environment and open files — no real process involved.
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export interface FakeProcess {
+  pid: number;
+  /** Field 22 of stat (clock ticks after boot). */
+  start: string;
+  state?: string;
+  comm?: string;
+  tty?: string;
+  env?: Record<string, string>;
+  open?: string[];
+  /** The fd directory cannot be listed (another user's process). */
+  hiddenFds?: boolean;
+}
+
+export function statLine(p: FakeProcess): string {
+  const after = [p.state ?? 'S', ...Array.from({ length: 18 }, (_, i) => String(i + 1)), p.start, '0', '0'];
+  return `${p.pid} (${p.comm ?? 'claude'}) ${after.join(' ')}\n`;
+}
+
+export function fakeProc(root: string, processes: FakeProcess[]): string {
+  const proc = join(root, 'proc');
+  mkdirSync(proc, { recursive: true });
+  for (const p of processes) {
+    const dir = join(proc, String(p.pid));
+    mkdirSync(join(dir, 'fd'), { recursive: true });
+    writeFileSync(join(dir, 'stat'), statLine(p));
+    writeFileSync(join(dir, 'environ'), Object.entries(p.env ?? {}).map(([k, v]) => `${k}=${v}\0`).join(''));
+    if (p.tty) symlinkSync(p.tty, join(dir, 'fd', '0'));
+    for (const [i, file] of (p.open ?? []).entries()) symlinkSync(file, join(dir, 'fd', String(10 + i)));
+    if (p.hiddenFds) {
+      rmSync(join(dir, 'fd'), { recursive: true });
+      writeFileSync(join(dir, 'fd'), ''); // listing a file fails with ENOTDIR, like EACCES: not ENOENT
+    }
+  }
+  return proc;
+}
+
+export function tempRoot(): { dir: string; done: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), 'fleetcom-own-'));
+  return { dir, done: () => rmSync(dir, { recursive: true, force: true }) };
+}
