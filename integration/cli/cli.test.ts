@@ -50,7 +50,8 @@ describe('fleetcom as a command', () => {
       expect(r.exitCode).toBe(0);
       expect(r.stderr).toBe('');
       const e = JSON.parse(r.stdout);
-      expect(Object.keys(e).sort()).toEqual(['codexRoute', 'env', 'form', 'harness', 'note', 'pinnedId', 'resumeCommand', 'shell', 'targetId']);
+      expect(Object.keys(e).sort()).toEqual(['codexRoute', 'env', 'form', 'harness', 'home', 'note', 'pinnedId', 'resumeCommand', 'shell', 'targetId']);
+      expect(e.home).toEqual({ variable: 'CLAUDE_CONFIG_DIR', path: sb.env.CLAUDE_CONFIG_DIR, savedInRecipe: false });
       expect(e).toMatchObject({ harness: 'claude', form: 'bare', targetId: null, codexRoute: null, resumeCommand: null, note: null });
       expect(e.shell).toBe(`claude --session-id '${e.pinnedId}' --settings '<namespace>/claude-settings.json'`);
       expect(e.env).toEqual({ FLEETCOM_CAPTURE_FILE: '<namespace>/task-<id>-<run>.json' });
@@ -85,6 +86,17 @@ describe('fleetcom as a command', () => {
       expect(e).toMatchObject({ harness: 'grok', form: 'resume', targetId: ID, pinnedId: null, shell: `grok --resume ${ID}` });
       expect(e.resumeCommand).toBe(`grok --resume ${ID}`);
       expect(e.note).toContain('not a valid id');
+    });
+
+    it('shows an agent home other than HOME\'s default, which a save keeps in the recipe', async () => {
+      const sb = await useSandbox();
+      const work = `${sb.env.HOME}/.claude-work`;
+      const r = await runCli(['explain', '--json', '--', 'claude'], { env: { ...sb.env, CLAUDE_CONFIG_DIR: work }, cwd: sb.dir });
+      expect(JSON.parse(r.stdout).home).toEqual({ variable: 'CLAUDE_CONFIG_DIR', path: work, savedInRecipe: true });
+      const text = await runCli(['explain', '--', 'claude'], { env: { ...sb.env, CLAUDE_CONFIG_DIR: work }, cwd: sb.dir });
+      expect(text.stdout).toContain(`home        CLAUDE_CONFIG_DIR=${work} (a save keeps it in the recipe)`);
+      const opaque = await runCli(['explain', '--json', '--', 'claude; ls'], { env: sb.env, cwd: sb.dir });
+      expect(JSON.parse(opaque.stdout).home).toBeNull();
     });
 
     it('prints a readable block without --json', async () => {

@@ -4,8 +4,10 @@ import { randomUUID } from 'node:crypto';
 import { joinCommandWords } from '../command-words.js';
 import type { Deps } from '../deps.js';
 import { UsageError } from '../errors.js';
+import { homesToWrite } from '../sessions/agent-homes.js';
 import {
   detect,
+  harnessFor,
   instrument,
   isValidId,
   readCodexRoute,
@@ -13,6 +15,7 @@ import {
   rewriteCommand,
   type CodexRoute,
   type Detection,
+  type HarnessName,
 } from '../harness/index.js';
 
 export interface ExplainOptions {
@@ -32,6 +35,14 @@ export interface Explanation {
   codexRoute: 'vacant' | 'chain' | 'opaque' | null;
   resumeCommand: string | null;
   note: string | null;
+  /** The agent home the task would use, and whether a save keeps it in the recipe (it differs from HOME's default). */
+  home: AgentHome | null;
+}
+
+export interface AgentHome {
+  variable: string;
+  path: string;
+  savedInRecipe: boolean;
 }
 
 // Paths a supervisor decides at spawn time, shown as literal placeholders.
@@ -41,7 +52,7 @@ export const CAPTURE_PLACEHOLDER = '<namespace>/task-<id>-<run>.json';
 /** Pure: how `command` would be treated, given the caller's codex route. */
 export function explainCommand(
   command: string,
-  opts: { id?: string | undefined; codexRoute: () => CodexRoute; newId: () => string },
+  opts: { id?: string | undefined; codexRoute: () => CodexRoute; newId: () => string; home?: (harness: HarnessName) => AgentHome | null },
 ): Explanation {
   const detection = detect(command);
   const notes: string[] = [];
@@ -85,7 +96,20 @@ export function explainCommand(
     codexRoute: route?.kind ?? null,
     resumeCommand,
     note: notes.length > 0 ? notes.join('; ') : null,
+    home: detection.harness !== null && opts.home ? opts.home(detection.harness) : null,
   };
+}
+
+/** The home the caller's environment gives `harness`; kept in a recipe unless it is `$HOME/.<agent>`. */
+export function agentHome(harness: HarnessName, env: Readonly<Record<string, string | undefined>>): AgentHome | null {
+  let path: string;
+  try {
+    path = resolveHome(harness, env);
+  } catch {
+    return null; // neither the agent's variable nor HOME: nothing to show
+  }
+  const home = env.HOME ?? '';
+  return { variable: harnessFor(harness).homeVar, path, savedInRecipe: homesToWrite({ [harnessFor(harness).homeVar]: path }, home) !== null };
 }
 
 function targetOf(detection: Detection): string | null {
@@ -100,6 +124,7 @@ export async function runExplain(words: string[], opts: ExplainOptions, deps: De
     id: opts.id,
     codexRoute: () => readCodexRoute(resolveHome('codex', deps.env)),
     newId: randomUUID,
+    home: (harness) => agentHome(harness, deps.env),
   });
   deps.stdout.write(opts.json ? `${JSON.stringify(explanation, null, 2)}\n` : formatExplanation(command, explanation));
   return 0;
@@ -127,6 +152,7 @@ export function formatExplanation(command: string, e: Explanation): string {
     ['shell -c', e.shell],
     ['env', envText === '' ? '-' : envText],
     ['codex route', e.codexRoute ?? '-'],
+    ['home', e.home === null ? '-' : `${e.home.variable}=${e.home.path}${e.home.savedInRecipe ? ' (a save keeps it in the recipe)' : " (HOME's default)"}`],
     ['resume', e.resumeCommand ?? '- (give --id UUID to see the rewrite)'],
     ['note', e.note ?? '-'],
   ];

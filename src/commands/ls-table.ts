@@ -1,5 +1,6 @@
 // The human table of `fleetcom ls`. Pure.
 import type { LsRecord } from '../fleet/task.js';
+import { alignColumns } from './columns.js';
 
 const GLYPH = { running: '✻', idle: '∙' } as const;
 
@@ -12,8 +13,5 @@ export function formatTaskTable(tasks: readonly LsRecord[], home: string | undef
     home && (t.cwd === home || t.cwd.startsWith(`${home}/`)) ? `~${t.cwd.slice(home.length)}` : t.cwd,
     t.conversationId ? `${t.conversationId} (${t.idSource})` : '-',
   ]);
-  const header = ['ID', 'ST', 'TASK', 'DIR', 'CONVERSATION'];
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => [...(r[i] ?? '')].length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c + ' '.repeat((widths[i] ?? 0) - [...c].length))).join('  ');
-  return `${[header, ...rows].map(line).join('\n')}\n`;
+  return alignColumns(['ID', 'ST', 'TASK', 'DIR', 'CONVERSATION'], rows);
 }

@@ -3,7 +3,7 @@ import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import type { RecipeTask } from '../control/protocol.js';
 import type { Deps } from '../deps.js';
-import { expandDir, readRecipeFile, resolveSession, sessionDir } from '../sessions/index.js';
+import { expandDir, expandHomes, readRecipeFile, resolveSession, sessionDir } from '../sessions/index.js';
 
 export function callerHome(deps: Deps): string {
   return deps.env.HOME || homedir();
@@ -30,7 +30,10 @@ export async function readSession(arg: string, deps: Deps): Promise<{ name: stri
       deps.stderr.write(`skipping ${entries.length} task(s) in ${dir}: the directory does not exist\n`);
       continue;
     }
-    for (const entry of entries) tasks.push({ cwd, cmd: entry.cmd, name: entry.name, group: entry.group });
+    for (const entry of entries) {
+      const env = entry.env ? { env: expandHomes(entry.env, home) } : {};
+      tasks.push({ cwd, cmd: entry.cmd, name: entry.name, group: entry.group, ...env });
+    }
   }
   return { name: recipe.name, file, tasks };
 }

@@ -5,6 +5,7 @@ import type { Deps } from '../deps.js';
 
 // Each command's module is imported when that command runs, so `--version`, `--help` and the
 // small commands do not load the supervisor, the dashboard, chokidar or execa (cold start).
+const doctor = () => import('./doctor.js');
 const explain = () => import('./explain.js');
 const keys = () => import('./keys.js');
 const load = () => import('./load.js');
@@ -116,6 +117,16 @@ export function registerCommands(program: Command, deps: Deps, dispatch: Dispatc
     .argument('[snapshot]', 'a snapshot as listed by fleetcom sessions, or a path')
     .addHelpText('after', example('  fleetcom recover\n  fleetcom recover 20261129-193005-4242'))
     .action((snapshot: string | undefined) => dispatch(async () => (await load()).runRecover(snapshot, deps)));
+
+  program
+    .command('doctor')
+    .description('check a saved session (or the running fleet) before starting it: directories, programs, conversations, and whether one is open elsewhere')
+    .argument('[session]', 'a session name, or a path (/…, ./…, ../…, ~…, ….json)')
+    .option('--fleet', "check the running fleet's tasks instead")
+    .option('--json', 'print one JSON document')
+    .option('--fix', 'rewrite entries whose conversation cannot be resumed to the bare agent command (a backup is kept beside the file)')
+    .addHelpText('after', example('  fleetcom doctor work\n  fleetcom doctor --fix ./fleet.json\n  fleetcom doctor --fleet --json'))
+    .action((session: string | undefined, opts) => dispatch(async () => (await doctor()).runDoctor(session, opts, deps)));
 
   program
     .command('down')

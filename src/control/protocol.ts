@@ -11,7 +11,9 @@ const env = z.record(z.string(), z.string());
 const taskRef = z.string().regex(/^(\d+|%\d+|@\d+)$/, 'expected a task id, %pane or @window');
 const label = z.string().nullable();
 
-export const recipeTaskSchema = z.object({ cwd: z.string(), cmd: z.string(), name: label, group: label });
+/** A task's agent homes (absolute paths): only these variables, so a recipe cannot set others. */
+const agentHomes = z.partialRecord(z.enum(['CLAUDE_CONFIG_DIR', 'CODEX_HOME', 'GROK_HOME']), z.string().startsWith('/'));
+export const recipeTaskSchema = z.object({ cwd: z.string(), cmd: z.string(), name: label, group: label, env: agentHomes.optional() });
 export type RecipeTask = z.infer<typeof recipeTaskSchema>;
 
 export const requestSchema = z.discriminatedUnion('op', [

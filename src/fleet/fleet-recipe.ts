@@ -7,7 +7,7 @@ export function fleetRecipe(name: string, tasks: readonly RecipeTask[]): Recipe 
   const dirs = new Map<string, RecipeEntry[]>();
   for (const task of tasks) {
     const entries = dirs.get(task.cwd) ?? [];
-    entries.push({ cmd: task.cmd, group: task.group, name: task.name });
+    entries.push({ cmd: task.cmd, group: task.group, name: task.name, ...(task.env ? { env: task.env } : {}) });
     dirs.set(task.cwd, entries);
   }
   return { name, dirs };

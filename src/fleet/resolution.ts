@@ -1,6 +1,6 @@
 // Which conversation each task of a fleet is in: precedence 1-3 for ls and rerun, and the
 // full precedence with store correlation for a save. Pure but for the harness's file reads.
-import { resolveId, rewriteCommand, type Resolved } from '../harness/index.js';
+import { harnessFor, resolveId, rewriteCommand, type Resolved } from '../harness/index.js';
 import type { RecipeTask } from '../control/protocol.js';
 import { evidenceOf, type Task } from './task.js';
 
@@ -34,6 +34,11 @@ export function recipeOf(tasks: readonly Task[], now: number): RecipeTask[] {
   return tasks.map((task) => {
     const viaStore = correlated.get(task.id);
     const id = current.get(task.id)?.id ?? (viaStore && !shared(viaStore) ? viaStore : null);
-    return { cwd: task.cwd, cmd: rewriteCommand(task.command, id), name: task.name, group: task.group };
+    return { cwd: task.cwd, cmd: rewriteCommand(task.command, id), name: task.name, group: task.group, ...homesOf(task) };
   });
+}
+
+/** The agent home a task runs with; the writer drops it when it is HOME's default. */
+function homesOf(task: Task): Pick<RecipeTask, 'env'> {
+  return task.harness && task.home ? { env: { [harnessFor(task.harness).homeVar]: task.home } } : {};
 }

@@ -272,7 +272,8 @@ export class Supervisor {
   async load(entries: RecipeTask[], env: Record<string, string>): Promise<{ ids: number[]; errors: string[] }> {
     const ids: number[] = [];
     const errors: string[] = [];
-    const specs = entries.map((entry) => ({ command: entry.cmd, cwd: entry.cwd, env, name: entry.name, group: entry.group }));
+    // An entry's agent homes go on top of the caller's environment (the protocol admits no other variables).
+    const specs = entries.map((entry) => ({ command: entry.cmd, cwd: entry.cwd, env: { ...env, ...entry.env }, name: entry.name, group: entry.group }));
     const results = await this.spawnAll(specs, await this.launchInputs());
     for (const [i, result] of results.entries()) {
       if (result instanceof Error) errors.push(`${entries[i]?.cwd}: ${entries[i]?.cmd}: ${result.message}`);

@@ -3,3 +3,4 @@
 export { conversationLiveness, describePlace, type Liveness, type LivenessOptions } from './liveness.js';
 export { readClaudeRegistry, registryDir, type RegistryRead, type RegistryRecord } from './claude-registry.js';
 export { PROC_ROOT, type ProcessPlace } from './proc.js';
+export { fleetHolderOf, holderText, type FleetHolder } from './fleet-holders.js';

@@ -1,0 +1,143 @@
+// `fleetcom doctor [SESSION | --fleet] [--json] [--fix]`: checks every entry of a saved session
+// (or every task of the running fleet) without starting anything; exit 1 when any entry would
+// fail. --fix starts unresumable entries fresh: it rewrites them to the bare agent command,
+// atomically, after copying the file to a backup beside it.
+import { copyFileSync, constants } from 'node:fs';
+import { z } from 'zod';
+import { recipeTaskSchema, type RecipeTask } from '../control/protocol.js';
+import type { Deps } from '../deps.js';
+import { FleetError, NoFleetError, UsageError } from '../errors.js';
+import { checkEntry, type DoctorContext, type EntryReport, type EntryToCheck } from '../doctor/checks.js';
+import { formatDoctorTable } from './doctor-table.js';
+import type { LsRecord } from '../fleet/task.js';
+import { detect } from '../harness/index.js';
+import type { FleetHolder } from '../ownership/index.js';
+import { expandDir, expandHomes, readRecipeFile, resolveSession, serializeRecipe, writeRecipeAtomic, type Recipe } from '../sessions/index.js';
+import { ask, callerEnv } from './ask.js';
+import { callerHome, sessionDirOf } from './recipe-io.js';
+
+export interface DoctorOptions {
+  fleet?: boolean;
+  json?: boolean;
+  fix?: boolean;
+}
+
+/** The `--json` document. */
+export interface DoctorReport {
+  source: string;
+  entries: EntryReport[];
+  failed: number;
+  fixed: Array<{ dir: string; from: string; to: string }>;
+  backup: string | null;
+}
+
+export async function runDoctor(session: string | undefined, opts: DoctorOptions, deps: Deps): Promise<number> {
+  if (session !== undefined && opts.fleet) throw new UsageError('doctor takes a SESSION or --fleet, not both');
+  if (session === undefined && !opts.fleet) throw new UsageError('doctor needs a SESSION (name or path) or --fleet');
+  if (opts.fix && opts.fleet) throw new UsageError('--fix rewrites a session file; it does not apply to --fleet');
+  const tasks = await fleetTasks(deps, opts.fleet === true);
+  const context: DoctorContext = {
+    fleet: tasks.filter((t) => t.state !== 'exited' && t.conversationId !== null).map(holderOf),
+    tmuxSocket: deps.env.TMUX?.split(',')[0] || null,
+    fixHint: opts.fleet ? 'a rerun starts it fresh; save again to keep that' : `fleetcom doctor --fix ${session ?? ''} starts it fresh`.replace(/ +starts/, ' starts'),
+  };
+  const report = opts.fleet ? await doctorFleet(tasks, context, deps) : await doctorSession(session ?? '', opts.fix === true, context, deps);
+  deps.stdout.write(opts.json ? `${JSON.stringify(report, null, 2)}\n` : formatDoctorTable(report.entries));
+  for (const fix of report.fixed) deps.stderr.write(`fixed ${fix.dir}: ${fix.from} → ${fix.to}\n`);
+  if (report.backup !== null) deps.stderr.write(`the file before: ${report.backup}\n`);
+  const ok = report.entries.length - report.failed;
+  deps.stderr.write(`${report.source}: ${report.entries.length} entr${report.entries.length === 1 ? 'y' : 'ies'}, ${ok} would start, ${report.failed} would fail\n`);
+  return report.failed > 0 ? 1 : 0;
+}
+
+function holderOf(task: LsRecord): FleetHolder {
+  return { taskId: task.id, windowId: task.windowId, paneId: task.paneId, conversationId: task.conversationId ?? '' };
+}
+
+/** The fleet's tasks; none when no fleet runs (unless --fleet asked for it). */
+async function fleetTasks(deps: Deps, required: boolean): Promise<LsRecord[]> {
+  try {
+    return (await ask(deps, { op: 'ls' })) as LsRecord[];
+  } catch (error) {
+    if (error instanceof NoFleetError && !required) return [];
+    throw error;
+  }
+}
+
+async function doctorSession(arg: string, fix: boolean, context: DoctorContext, deps: Deps): Promise<DoctorReport> {
+  const home = callerHome(deps);
+  const file = resolveSession(arg, { sessionDir: sessionDirOf(deps), home, cwd: deps.cwd });
+  const recipe = await readRecipeFile(file);
+  const env = callerEnv(deps);
+  const entries: EntryReport[] = [];
+  for (const [dir, list] of recipe.dirs) {
+    for (const entry of list) {
+      const check: EntryToCheck = {
+        dir, cwd: expandDir(dir, home, deps.cwd), command: entry.cmd, name: entry.name,
+        env: { ...env, ...expandHomes(entry.env ?? {}, home) },
+      };
+      entries.push(checkEntry(check, context));
+    }
+  }
+  const report: DoctorReport = { source: file, entries, failed: 0, fixed: [], backup: null };
+  if (fix && entries.some((e) => e.unresumable)) await fixRecipe(file, recipe, report, home, deps);
+  report.failed = report.entries.filter((e) => e.verdict === 'fail').length;
+  return report;
+}
+
+/**
+ * Unresumable entries become their bare agent command (a fresh conversation in the same
+ * home); the file is copied aside first and then replaced atomically, so a failure at any
+ * point leaves the original whole.
+ */
+async function fixRecipe(file: string, recipe: Recipe, report: DoctorReport, home: string, deps: Deps): Promise<void> {
+  let k = 0;
+  for (const [dir, list] of recipe.dirs) {
+    for (const entry of list) {
+      const result = report.entries[k++];
+      const detection = detect(entry.cmd);
+      if (!result?.unresumable || detection.form !== 'resume') continue;
+      report.fixed.push({ dir, from: entry.cmd, to: detection.program });
+      entry.cmd = detection.program;
+      result.command = detection.program;
+      result.unresumable = false;
+      result.checks = result.checks.filter((c) => c.check !== 'conversation');
+      const others = result.checks.filter((c) => c.ok === false);
+      if (others.length === 0) Object.assign(result, { verdict: 'ok', why: 'fixed: starts a fresh conversation', todo: '-' });
+    }
+  }
+  const backup = `${file}.${stamp(deps.now())}.bak`;
+  try {
+    copyFileSync(file, backup, constants.COPYFILE_EXCL);
+  } catch (error) {
+    throw new FleetError(`could not keep a backup of ${file} at ${backup}: ${(error as Error).message}; nothing changed`);
+  }
+  await writeRecipeAtomic(file, serializeRecipe(recipe, home));
+  report.backup = backup;
+}
+
+function stamp(ms: number): string {
+  return new Date(ms).toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+}
+
+const saveReply = z.array(recipeTaskSchema);
+
+/** Each task as a save would write it (agent homes included), checked as its own entry. */
+async function doctorFleet(tasks: LsRecord[], context: DoctorContext, deps: Deps): Promise<DoctorReport> {
+  const saved = saveReply.safeParse(await ask(deps, { op: 'save' }));
+  if (!saved.success) throw new FleetError('the supervisor sent an unreadable save reply');
+  const recipeTasks: RecipeTask[] = saved.data;
+  if (recipeTasks.length !== tasks.length || recipeTasks.some((t, i) => t.cwd !== tasks[i]?.cwd)) {
+    throw new FleetError('the fleet changed while doctor read it; run it again');
+  }
+  const env = callerEnv(deps);
+  const entries = recipeTasks.map((task, i) => {
+    const record = tasks[i] as LsRecord;
+    return checkEntry({
+      dir: task.cwd, cwd: task.cwd, command: task.cmd, name: task.name,
+      env: { ...env, ...(task.env ?? {}) },
+      self: { taskId: record.id, paneId: record.paneId },
+    }, context);
+  });
+  return { source: 'the running fleet', entries, failed: entries.filter((e) => e.verdict === 'fail').length, fixed: [], backup: null };
+}
