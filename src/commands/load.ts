@@ -10,7 +10,7 @@ import { isSessionPath, listSessions, parseRecoveryFileName, recoveryDir } from 
 import { ask, callerEnv } from './ask.js';
 import { readSession, sessionDirOf } from './recipe-io.js';
 
-const loadReply = z.object({ ids: z.array(z.number()), errors: z.array(z.string()) });
+const loadReply = z.object({ ids: z.array(z.number()), errors: z.array(z.string()), skipped: z.array(z.string()).default([]) });
 
 export async function runLoad(session: string, deps: Deps): Promise<number> {
   return loadInto(session, deps);
@@ -47,6 +47,7 @@ async function loadInto(arg: string, deps: Deps): Promise<number> {
   if (!reply.success) throw new FleetError('the supervisor sent an unreadable load reply');
   const result = reply.data;
   for (const error of result.errors) deps.stderr.write(`not loaded: ${error}\n`);
+  for (const line of result.skipped) deps.stderr.write(`skipped: ${line}\n`);
   deps.stderr.write(`loaded '${session.name}': ${result.ids.length} task(s)\n`);
   return result.errors.length > 0 ? 1 : 0;
 }

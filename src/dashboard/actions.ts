@@ -112,9 +112,10 @@ async function load(choice: LoadChoice, deps: ActionDeps): Promise<string> {
     stdout: { write: () => true }, stderr: { write: (text: string) => skipped.push(text.trim()) },
   };
   const session = await readSession(choice.file, cliDeps);
-  const result = (await deps.fleet.handle({ op: 'load', tasks: session.tasks, env: deps.env })) as { ids: number[]; errors: string[] };
-  for (const line of [...skipped, ...result.errors]) deps.log(`load: ${line}`);
-  const problems = skipped.length + result.errors.length;
+  const result = (await deps.fleet.handle({ op: 'load', tasks: session.tasks, env: deps.env })) as { ids: number[]; errors: string[]; skipped?: string[] };
+  const held = result.skipped ?? [];
+  for (const line of [...skipped, ...result.errors, ...held]) deps.log(`load: ${line}`);
+  const problems = skipped.length + result.errors.length + held.length;
   return `loaded '${session.name}': ${result.ids.length} task(s)${problems ? ` (${problems} problem(s), see the log)` : ''}`;
 }
 

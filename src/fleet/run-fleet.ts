@@ -171,6 +171,7 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
     if (opts.load.length > 0) {
       const result = await supervisor.handle({ op: 'load', tasks: opts.load, env });
       for (const error of (result as { errors: string[] }).errors) log(`not loaded: ${error}`);
+      for (const line of (result as { skipped: string[] }).skipped) log(`skipped: ${line}`);
     }
     recovery.start();
     if (supervisor.tasks.size > 0) recovery.changed(); // adopted tasks start a snapshot too

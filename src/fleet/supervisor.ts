@@ -2,10 +2,11 @@
 // this class only decides, asks tmux through FleetTmux, and persists what it learned.
 import { rmSync } from 'node:fs';
 import { FleetError } from '../errors.js';
-import { resolveId, rewriteCommand, scrapeExit, type Resolved } from '../harness/index.js';
+import { detect, resolveId, rewriteCommand, scrapeExit, type Resolved } from '../harness/index.js';
 import { currentIds, recipeOf } from './resolution.js';
 import type { RecipeTask, Request } from '../control/protocol.js';
 import { planLaunch, type Launch, type LaunchInputs } from './launch.js';
+import { fleetHolders, holderOf, holdingText, unheldSpecs } from './ownership-guard.js';
 import { lsRecord } from './views.js';
 import { recordOf, writeState, type PersistedState } from './state-file.js';
 import { evidenceOf, windowName, type LsRecord, type Task, type TaskRecord } from './task.js';
@@ -175,6 +176,9 @@ export class Supervisor {
     const evidence = evidenceOf(task);
     const resolved = evidence ? resolveId(evidence, { now, correlate: false, heldByOthers: new Set(), everHeld: new Set() }) : null;
     const command = task.harness && resolved ? rewriteCommand(task.command, resolved.id) : task.command;
+    const holding = holderOf(command, task.env, fleetHolders(this.tasks.values(), this.currentIds(now)), { except: task.id });
+    const target = detect(command);
+    if (holding && target.form === 'resume') throw new FleetError(`task ${task.id} not rerun: ${holdingText(target.targetId, holding)}`);
     const run = task.run + 1;
     const launch = planLaunch({ id: task.id, run, command, cwd: task.cwd, env: task.env }, await this.launchInputs());
     const oldCapture = task.captureFile;
@@ -269,17 +273,18 @@ export class Supervisor {
     return currentIds(this.tasks.values(), now);
   }
 
-  async load(entries: RecipeTask[], env: Record<string, string>): Promise<{ ids: number[]; errors: string[] }> {
+  async load(entries: RecipeTask[], env: Record<string, string>): Promise<{ ids: number[]; errors: string[]; skipped: string[] }> {
     const ids: number[] = [];
     const errors: string[] = [];
     // An entry's agent homes go on top of the caller's environment (the protocol admits no other variables).
     const specs = entries.map((entry) => ({ command: entry.cmd, cwd: entry.cwd, env: { ...env, ...entry.env }, name: entry.name, group: entry.group }));
-    const results = await this.spawnAll(specs, await this.launchInputs());
+    const { start, skipped } = unheldSpecs(specs, fleetHolders(this.tasks.values(), this.currentIds(this.deps.now())));
+    const results = await this.spawnAll(start, await this.launchInputs());
     for (const [i, result] of results.entries()) {
-      if (result instanceof Error) errors.push(`${entries[i]?.cwd}: ${entries[i]?.cmd}: ${result.message}`);
+      if (result instanceof Error) errors.push(`${start[i]?.cwd}: ${start[i]?.command}: ${result.message}`);
       else ids.push(result.id);
     }
-    return { ids, errors };
+    return { ids, errors, skipped };
   }
 
   /** A new captured id for a task's current run (from the capture watcher). */
