@@ -91,10 +91,13 @@ describe('fleetcom recover', () => {
     const again = await fresh.cli('recover');
     expect(again.exitCode).toBe(0);
     expect(again.stderr).toContain(`recovering ${join(recoveryDir(sb), snapshot!)}`);
-    // A snapshot by the name `sessions` shows.
+    // A snapshot by the name `sessions` shows. Its conversations are all open in this fleet
+    // now: a second recover starts none of them again, and says so in one line.
     const named = await fresh.cli('recover', snapshot!.replace(/\.json$/, ''));
     expect(named.exitCode).toBe(0);
-    expect(named.stderr).toContain('4 task(s)');
+    expect(named.stderr).toMatch(/skipped: 4 conversations are already open in this fleet \(tasks \d+, \d+, \d+, \d+\); not started again/);
+    expect(named.stderr).toContain(': 0 task(s)');
+    expect(await fresh.ls()).toHaveLength(4);
   });
 });
 

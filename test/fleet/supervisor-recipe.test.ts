@@ -58,17 +58,18 @@ describe('Supervisor.recipe', () => {
     const id = v7(SPAWN + 5_000);
     rollout(home, id, '/w');
     const s = withTasks(task(1, { home }));
-    expect(s.recipe()).toEqual([{ cwd: '/w', cmd: `codex resume '${id}'`, name: null, group: null }]);
+    expect(s.recipe()).toEqual([{ cwd: '/w', cmd: `codex resume '${id}'`, name: null, group: null, env: { CODEX_HOME: home } }]);
   });
 
-  it('keeps non-agent tasks and agents without an id verbatim, with names and groups', () => {
+  it('keeps non-agent tasks and agents without an id verbatim, with names, groups and agent homes', () => {
+    const home = tempDir();
     const s = withTasks(
       task(1, { command: 'npm run dev', harness: null, home: null, name: 'web', group: 'ui' }),
-      task(2, { command: 'codex', home: tempDir() }),
+      task(2, { command: 'codex', home }),
     );
     expect(s.recipe()).toEqual([
       { cwd: '/w', cmd: 'npm run dev', name: 'web', group: 'ui' },
-      { cwd: '/w', cmd: 'codex', name: null, group: null },
+      { cwd: '/w', cmd: 'codex', name: null, group: null, env: { CODEX_HOME: home } },
     ]);
   });
 
