@@ -5,13 +5,11 @@ import { fileURLToPath } from 'node:url';
 import { Command, CommanderError } from 'commander';
 import { processDeps, type Deps } from './deps.js';
 import { errorMessage, FleetError, ReportedError } from './errors.js';
-import { registerCommands } from './commands/register.js';
+import { registerCommands, type Dispatch } from './commands/register.js';
 
 export const VERSION: string = JSON.parse(
   readFileSync(new URL('../package.json', import.meta.url), 'utf8'),
 ).version;
-
-export type Dispatch = (run: () => Promise<number>) => void;
 
 export function buildProgram(deps: Deps, dispatch: Dispatch): Command {
   const program = new Command('fleetcom')

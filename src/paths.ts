@@ -1,7 +1,13 @@
-// Where the runtime files live (product.md §4). Pure: the environment is passed in.
+// Where the runtime files live (product.md §4), and the user's home. The environment is passed in.
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 
 type Env = Readonly<Record<string, string | undefined>>;
+
+/** `$HOME` of the given environment, else the account's home directory. */
+export function userHome(env: Env): string {
+  return env.HOME || homedir();
+}
 
 /** `$FLEETCOM_RUNTIME_DIR` verbatim; else `$XDG_RUNTIME_DIR/fleetcom`; else `<tmpdir>/fleetcom-<uid>`. */
 export function runtimeDir(env: Env, uid: number, tmpdir: string): string {

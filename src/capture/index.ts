@@ -16,7 +16,6 @@ export {
   installNamespace,
   parseCaptureName,
   removeNamespace,
-  unsafeReason,
   type InstallOptions,
   type Namespace,
 } from './namespace.js';

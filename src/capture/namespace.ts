@@ -17,6 +17,7 @@ import {
 } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { FleetError } from '../errors.js';
+import { unsafeReason } from '../fs-safety.js';
 import {
   CLAUDE_SETTINGS,
   CLAUDE_SETTINGS_FILE,
@@ -172,18 +173,6 @@ function ensureRoot(root: string, uid: number | undefined): void {
   }
   const reason = unsafeReason(stat, uid);
   if (reason) throw new CaptureSetupError(root, `${reason}; refusing to use it (choose another with FLEETCOM_RUNTIME_DIR)`);
-}
-
-/** Why an existing directory may not hold capture files, or null when it is safe. */
-export function unsafeReason(stat: Stats, uid: number | undefined): string | null {
-  if (stat.isSymbolicLink()) return 'is a symbolic link';
-  if (!stat.isDirectory()) return 'is not a directory';
-  if (uid !== undefined && stat.uid !== uid) return `is owned by uid ${stat.uid}, not by you (uid ${uid})`;
-  if ((stat.mode & 0o022) !== 0) {
-    const who = stat.mode & 0o020 ? 'group' : 'others';
-    return `is writable by ${who} (mode ${(stat.mode & 0o777).toString(8).padStart(4, '0')})`;
-  }
-  return null;
 }
 
 /** `first`, then each directory below it down to `last` (all made by one recursive mkdir). */

@@ -8,5 +8,3 @@ import { fleetRuntime } from '../fleet/runtime-files.js';
 export function ask(deps: Deps, request: Request, socket?: string): Promise<unknown> {
   return callSupervisor(socket ?? fleetRuntime(deps.env).socket, request);
 }
-
-export { callerEnv } from '../deps.js';

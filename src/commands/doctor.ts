@@ -5,7 +5,7 @@
 import { copyFileSync, constants } from 'node:fs';
 import { z } from 'zod';
 import { recipeTaskSchema, type RecipeTask } from '../control/protocol.js';
-import type { Deps } from '../deps.js';
+import { callerEnv, type Deps } from '../deps.js';
 import { FleetError, NoFleetError, UsageError } from '../errors.js';
 import { checkEntry, type DoctorContext, type EntryReport, type EntryToCheck } from '../doctor/checks.js';
 import { formatDoctorTable } from './doctor-table.js';
@@ -13,8 +13,9 @@ import type { LsRecord } from '../fleet/task.js';
 import { detect } from '../harness/index.js';
 import type { FleetHolder } from '../ownership/index.js';
 import { expandDir, expandHomes, readRecipeFile, resolveSession, serializeRecipe, writeRecipeAtomic, type Recipe } from '../sessions/index.js';
-import { ask, callerEnv } from './ask.js';
-import { callerHome, sessionDirOf } from './recipe-io.js';
+import { userHome } from '../paths.js';
+import { ask } from './ask.js';
+import { sessionDirOf } from './recipe-io.js';
 
 export interface DoctorOptions {
   fleet?: boolean;
@@ -65,7 +66,7 @@ async function fleetTasks(deps: Deps, required: boolean): Promise<LsRecord[]> {
 }
 
 async function doctorSession(arg: string, fix: boolean, context: DoctorContext, deps: Deps): Promise<DoctorReport> {
-  const home = callerHome(deps);
+  const home = userHome(deps.env);
   const file = resolveSession(arg, { sessionDir: sessionDirOf(deps), home, cwd: deps.cwd });
   const recipe = await readRecipeFile(file);
   const env = callerEnv(deps);

@@ -1,7 +1,7 @@
 // `fleetcom keys`: tmux.conf lines equivalent to the binding `up` installs.
 import type { Deps } from '../deps.js';
 import { cliPaths } from '../fleet/runtime-files.js';
-import { rerunBinding } from '../fleet/tmux-commands.js';
+import { rerunBinding } from '../fleet/rerun-key.js';
 
 export async function runKeys(opts: { rerunKey: string }, deps: Deps): Promise<number> {
   const binding = rerunBinding(cliPaths(), 'refresh-client');

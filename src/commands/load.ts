@@ -7,8 +7,9 @@ import type { Deps } from '../deps.js';
 import { FleetError } from '../errors.js';
 import { newestUnclosedSnapshot } from '../fleet/recovery-choice.js';
 import { isSessionPath, listSessions, parseRecoveryFileName, recoveryDir } from '../sessions/index.js';
-import { ask, callerEnv } from './ask.js';
-import { readSession, sessionDirOf } from './recipe-io.js';
+import { callerEnv } from '../deps.js';
+import { ask } from './ask.js';
+import { readSessionArg, sessionDirOf } from './recipe-io.js';
 
 const loadReply = z.object({ ids: z.array(z.number()), errors: z.array(z.string()), skipped: z.array(z.string()).default([]) });
 
@@ -42,7 +43,7 @@ export async function runRecover(snapshot: string | undefined, deps: Deps): Prom
 }
 
 async function loadInto(arg: string, deps: Deps): Promise<number> {
-  const session = await readSession(arg, deps);
+  const session = await readSessionArg(arg, deps);
   const reply = loadReply.safeParse(await ask(deps, { op: 'load', tasks: session.tasks, env: callerEnv(deps) }));
   if (!reply.success) throw new FleetError('the supervisor sent an unreadable load reply');
   const result = reply.data;

@@ -1,7 +1,9 @@
 // Declares every command's arguments and options; actions only dispatch to run<Name>.
 import { Option, type Command } from 'commander';
-import type { Dispatch } from '../cli.js';
 import type { Deps } from '../deps.js';
+
+/** Receives the chosen command's run; `main` awaits it after parsing. */
+export type Dispatch = (run: () => Promise<number>) => void;
 
 // Each command's module is imported when that command runs, so `--version`, `--help` and the
 // small commands do not load the supervisor, the dashboard, chokidar or execa (cold start).

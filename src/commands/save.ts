@@ -5,19 +5,17 @@ import { z } from 'zod';
 import { recipeTaskSchema, type RecipeTask } from '../control/protocol.js';
 import type { Deps } from '../deps.js';
 import { FleetError, UsageError } from '../errors.js';
-import { fleetRecipe } from '../fleet/fleet-recipe.js';
-import { detect } from '../harness/index.js';
+import { fleetRecipe, NOTHING_TO_SAVE, savedMessage } from '../fleet/fleet-recipe.js';
+import { userHome } from '../paths.js';
 import {
-  countTasks,
   expandDir,
   normalizeSessionName,
   saveNamed,
   serializeRecipe,
   writeRecipeAtomic,
-  type Recipe,
 } from '../sessions/index.js';
 import { ask } from './ask.js';
-import { callerHome, sessionDirOf } from './recipe-io.js';
+import { sessionDirOf } from './recipe-io.js';
 
 export interface SaveOptions {
   output?: string;
@@ -26,25 +24,11 @@ export interface SaveOptions {
   force?: boolean;
 }
 
-/** An empty fleet saved by mistake would replace a good recipe with nothing. */
-export const NOTHING_TO_SAVE = 'the fleet has no tasks; nothing saved';
-
 /** The name a save without NAME gets: the --output file's stem, else `fleet`. */
 function defaultName(opts: SaveOptions): string {
   if (opts.output === undefined) return 'fleet';
   const base = opts.output.replace(/\/+$/, '').split('/').at(-1) ?? '';
   return base.replace(/\.json$/i, '') || 'fleet';
-}
-
-/** Entries stored as the canonical resume command of an agent. */
-export function countResumable(recipe: Recipe): number {
-  let n = 0;
-  for (const entries of recipe.dirs.values()) for (const entry of entries) if (detect(entry.cmd).form === 'resume') n += 1;
-  return n;
-}
-
-export function savedMessage(recipe: Recipe): string {
-  return `saved '${recipe.name}': ${countTasks(recipe)} command(s) (${countResumable(recipe)} resumable)\n`;
 }
 
 export async function runSave(nameArg: string | undefined, opts: SaveOptions, deps: Deps): Promise<number> {
@@ -57,7 +41,7 @@ export async function runSave(nameArg: string | undefined, opts: SaveOptions, de
   const tasks = await fleetTasks(deps);
   if (tasks.length === 0 && !opts.force && !opts.stdout) throw new FleetError(`${NOTHING_TO_SAVE} (--force writes an empty session)`);
   const recipe = fleetRecipe(name, tasks);
-  const home = callerHome(deps);
+  const home = userHome(deps.env);
   if (opts.stdout) {
     deps.stdout.write(serializeRecipe(recipe, home));
   } else if (opts.output !== undefined) {

@@ -4,7 +4,8 @@ import { joinCommandWords } from '../command-words.js';
 import type { Deps } from '../deps.js';
 import { UsageError } from '../errors.js';
 import type { LsRecord } from '../fleet/task.js';
-import { ask, callerEnv } from './ask.js';
+import { callerEnv } from '../deps.js';
+import { ask } from './ask.js';
 import { formatTaskTable } from './ls-table.js';
 
 export async function runRun(words: string[], opts: { cwd?: string; name?: string; group?: string }, deps: Deps): Promise<number> {

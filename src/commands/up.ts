@@ -2,18 +2,20 @@
 // made whose first window runs `fleetcom up`, then attached (or named, with --detach).
 import type { RecipeTask } from '../control/protocol.js';
 import { callSupervisor } from '../control/client.js';
-import type { Deps } from '../deps.js';
+import { callerEnv, type Deps } from '../deps.js';
 import { FleetError, UsageError } from '../errors.js';
+import type { FleetUiContext } from '../fleet/fleet-ui.js';
 import { runningFleet } from '../fleet/lock.js';
-import { cliPaths, fleetRuntime, runFleet } from '../fleet/run-fleet.js';
+import { runFleet } from '../fleet/run-fleet.js';
+import { cliPaths, fleetRuntime } from '../fleet/runtime-files.js';
+import { startDashboard } from '../dashboard/terminal.js';
 import { windowEnv } from '../fleet/window-env.js';
-import { ensureSafeDir } from '../safe-dir.js';
+import { ensureSafeDir } from '../fs-safety.js';
 import { showGlobalEnvironment } from '../tmux/options.js';
 import { TmuxRunner } from '../tmux/runner.js';
 import { hasSession, newSession } from '../tmux/sessions.js';
 import { assertVersion } from '../tmux/version.js';
-import { callerEnv } from './ask.js';
-import { readSessionTasks } from './recipe-io.js';
+import { readSessionArg } from './recipe-io.js';
 
 export interface UpOptions {
   headless?: boolean;
@@ -28,8 +30,12 @@ export async function runUp(session: string | undefined, opts: UpOptions, deps: 
   if (opts.rerunKey !== 'none' && !/^[^\s'"]{1,16}$/.test(opts.rerunKey)) throw new UsageError(`--rerun-key ${opts.rerunKey} is not a tmux key name`);
   if (inside) {
     if (opts.detach) throw new UsageError('--detach is for starting a fleet from outside tmux');
-    const load: RecipeTask[] = session ? await readSessionTasks(session, deps) : [];
-    return runFleet(deps, { headless: opts.headless ?? false, rerunKey: opts.rerunKey, load });
+    const load: RecipeTask[] = session ? (await readSessionArg(session, deps)).tasks : [];
+    // The dashboard needs a terminal; without one (or --headless) log lines go to stderr.
+    const ui = opts.headless || !process.stdin.isTTY
+      ? null
+      : (context: FleetUiContext) => startDashboard({ ...context, input: process.stdin, output: process.stdout, stderr: deps.stderr });
+    return runFleet(deps, { rerunKey: opts.rerunKey, load, ui });
   }
   if (opts.headless) throw new UsageError('--headless runs only inside tmux (the supervisor needs a pane)');
   return startOutside(session, opts, deps);
@@ -44,7 +50,7 @@ async function startOutside(session: string | undefined, opts: UpOptions, deps: 
   const name = opts.tmuxSession ?? 'fleetcom';
   const files = fleetRuntime(deps.env);
   ensureSafeDir(files.dir);
-  if (session) await readSessionTasks(session, deps); // a bad recipe fails here, before tmux
+  if (session) await readSessionArg(session, deps); // a bad recipe fails here, before tmux
   const running = await runningFleet(files);
   if (running) {
     const status = (await callSupervisor(files.socket, { op: 'status' }).catch(() => null)) as { tmuxSessionName?: string } | null;

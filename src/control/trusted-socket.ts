@@ -6,9 +6,8 @@
 // connect.
 import { lstatSync, type Stats } from 'node:fs';
 import { dirname } from 'node:path';
-import { unsafeReason } from '../capture/namespace.js';
 import { FleetError, NoFleetError } from '../errors.js';
-import { withoutTrailingSlash } from '../safe-dir.js';
+import { unsafeReason, withoutTrailingSlash } from '../fs-safety.js';
 
 export function assertTrustedSocket(socketPath: string, uid: number | undefined = process.getuid?.()): void {
   const dir = withoutTrailingSlash(dirname(socketPath));

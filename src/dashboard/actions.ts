@@ -2,15 +2,12 @@
 // Each returns the text for the status line (or the load choices for `o`).
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { readSession } from '../commands/recipe-io.js';
-import { NOTHING_TO_SAVE, savedMessage } from '../commands/save.js';
-import type { RecipeTask, Request } from '../control/protocol.js';
-import type { Deps } from '../deps.js';
-import { fleetRecipe } from '../fleet/fleet-recipe.js';
+import type { RecipeTask } from '../control/protocol.js';
+import { fleetRecipe, NOTHING_TO_SAVE, savedMessage } from '../fleet/fleet-recipe.js';
+import type { FleetUiContext } from '../fleet/fleet-ui.js';
 import type { Task } from '../fleet/task.js';
 import { quoteShell } from '../harness/index.js';
-import { listSessions, normalizeSessionName, saveNamed } from '../sessions/index.js';
-import type { TmuxRun } from '../tmux/runner.js';
+import { listSessions, normalizeSessionName, readSession, saveNamed, skippedMessage } from '../sessions/index.js';
 import { capturePanes, displayPopup, lastWindow } from '../tmux/screens.js';
 import { displayMessage } from '../tmux/sessions.js';
 import { selectWindow } from '../tmux/windows.js';
@@ -19,24 +16,8 @@ import type { Action } from './keys.js';
 import type { LoadChoice } from './model.js';
 import { formatAge } from './view.js';
 
-export interface ActionDeps {
-  tmux: TmuxRun;
-  /** The fleet's tmux session id and the dashboard's own pane. */
-  sessionId: string;
-  pane: string;
-  fleet: { tasks: () => Iterable<Task>; handle: (request: Request) => Promise<unknown> };
-  /** The `down` path; resolves when the fleet is gone. */
-  quit: () => Promise<void>;
-  /** The supervisor's environment, cwd (the fleet's directory) and HOME. */
-  env: Record<string, string>;
-  cwd: string;
-  home: string;
-  sessionDir: string;
-  /** A private (0700) directory for peek files. */
-  scratchDir: string;
-  now: () => number;
-  log: (line: string) => void;
-}
+/** What the fleet loop hands the dashboard (fleet-ui.ts). */
+export type ActionDeps = FleetUiContext;
 
 export type Outcome = { status: string } | { choices: LoadChoice[] };
 
@@ -106,12 +87,8 @@ async function loadChoices(deps: ActionDeps): Promise<LoadChoice[]> {
 }
 
 async function load(choice: LoadChoice, deps: ActionDeps): Promise<string> {
-  const skipped: string[] = [];
-  const cliDeps: Deps = {
-    env: { ...deps.env, HOME: deps.home }, cwd: deps.cwd, now: deps.now,
-    stdout: { write: () => true }, stderr: { write: (text: string) => skipped.push(text.trim()) },
-  };
-  const session = await readSession(choice.file, cliDeps);
+  const session = await readSession(choice.file, { sessionDir: deps.sessionDir, home: deps.home, cwd: deps.cwd });
+  const skipped = session.skipped.map(skippedMessage);
   const result = (await deps.fleet.handle({ op: 'load', tasks: session.tasks, env: deps.env })) as { ids: number[]; errors: string[]; skipped?: string[] };
   const held = result.skipped ?? [];
   for (const line of [...skipped, ...result.errors, ...held]) deps.log(`load: ${line}`);

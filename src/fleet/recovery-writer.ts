@@ -3,9 +3,9 @@
 // content changed (ids captured or written to stores later), never while the fleet is empty;
 // `close` writes the last one (marked closed by `down`). Timers and the file writes come in
 // through deps, so the scheduling is tested with a fake clock.
-import { homedir } from 'node:os';
 import { basename } from 'node:path';
 import type { RecipeTask } from '../control/protocol.js';
+import { userHome } from '../paths.js';
 import { listSessions, pruneRecovery, recoverySnapshot, sessionDir, writeRecipeAtomic } from '../sessions/index.js';
 import { fleetRecipe } from './fleet-recipe.js';
 import { processExists } from './process-identity.js';
@@ -154,7 +154,7 @@ export function fleetRecovery(input: {
   tasks: () => RecipeTask[];
   log: (line: string) => void;
 }): RecoveryWriter {
-  const home = input.env.HOME || homedir();
+  const home = userHome(input.env);
   return new RecoveryWriter({ ...input, home, sessionDir: sessionDir(input.env, home) });
 }
 

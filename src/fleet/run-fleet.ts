@@ -1,45 +1,46 @@
-// `fleetcom up` inside tmux: the supervisor's life from lock to teardown. Everything here is
-// wiring of named side effects; decisions live in Supervisor and the pure modules.
+// `fleetcom up` inside tmux: the supervisor's life from lock to teardown, composed of named
+// parts. Decisions live in Supervisor and the pure modules; this file only orders them.
 import { randomUUID } from 'node:crypto';
 import { existsSync, rmSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { captureRoot } from '../capture/root.js';
 import { capturePath, installNamespace, removeNamespace } from '../capture/namespace.js';
-import { watchCaptures, type CaptureWatcher } from '../capture/watcher.js';
 import { listenControl } from '../control/server.js';
 import type { RecipeTask } from '../control/protocol.js';
-import { startDashboard, type Dashboard } from '../dashboard/terminal.js';
 import { callerEnv, type Deps } from '../deps.js';
 import { FleetError } from '../errors.js';
-import type { RuntimeFiles } from '../paths.js';
-import { ensureSafeDir } from '../safe-dir.js';
+import { ensureSafeDir } from '../fs-safety.js';
+import { userHome, type RuntimeFiles } from '../paths.js';
 import { sessionDir } from '../sessions/store.js';
-import { bindKey, listKey, setServerOption, setSessionOption, showServerOption, unbindKey, unsetServerOption } from '../tmux/options.js';
+import { setSessionOption } from '../tmux/options.js';
 import { TmuxRunner, type TmuxRun } from '../tmux/runner.js';
 import { displayMessage } from '../tmux/sessions.js';
 import { assertVersion } from '../tmux/version.js';
 import { adoptTasks } from './adopt.js';
+import { CaptureWatchers } from './capture-watchers.js';
 import { hearDeaths } from './death-channel.js';
+import type { FleetUi, StartUi } from './fleet-ui.js';
 import { acquireLock, releaseLock } from './lock.js';
 import { fleetRecovery } from './recovery-writer.js';
+import { installRerunKey, restoreRerunKey } from './rerun-key.js';
 import { cliPaths, fleetRuntime } from './runtime-files.js';
 import { readState } from './state-file.js';
 import { Supervisor } from './supervisor.js';
-import { evidenceOf } from './task.js';
 import { fleetTmux } from './tmux-adapter.js';
-import { isFleetcomBinding, paneDiedChannel, paneDiedHook, previousBindingOption, rerunBinding, type CliPaths } from './tmux-commands.js';
+import { paneDiedChannel, paneDiedHook } from './tmux-commands.js';
 
 export interface FleetOptions {
-  headless: boolean;
   rerunKey: string;
   /** Tasks of a recipe to load at start (already resolved by the CLI). */
   load: RecipeTask[];
+  /** The user interface (the dashboard), or null: log lines go to stderr. */
+  ui: StartUi | null;
 }
+
+type Stop = { down: boolean; code: number };
 
 const RECONCILE_MS = 2_000;
 const HISTORY_LIMIT = '10000';
-
-export { cliPaths, fleetRuntime };
+const SIGNALS: NodeJS.Signals[] = ['SIGTERM', 'SIGHUP', 'SIGINT'];
 
 export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> {
   const env = callerEnv(deps);
@@ -51,23 +52,16 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
   ensureSafeDir(files.dir);
   await acquireLock(files, process.pid);
   const [sessionId = '', sessionName = ''] = (await displayMessage(tmux, pane, '#{session_id}\t#{session_name}')).split('\t');
-  let dashboard: Dashboard | null = null;
-  // FLEETCOM_LOG_MS=1 puts epoch milliseconds before the clock time (npm run bench reads them).
-  const logMs = env.FLEETCOM_LOG_MS === '1';
-  const log = (line: string) => {
-    const now = deps.now();
-    const stamped = `${logMs ? `${now} ` : ''}${new Date(now).toISOString().slice(11, 19)} ${line}`;
-    if (dashboard) dashboard.log(stamped);
-    else deps.stderr.write(`${stamped}\n`);
-  };
-  const cli = cliPaths();
-  const home = env.HOME || homedir();
+  let ui: FleetUi | null = null;
+  const log = fleetLog(deps, env, (line) => {
+    ui?.log(line);
+    return ui !== null;
+  });
+  const home = userHome(env);
   const root = captureRoot({ env, sessionDir: sessionDir(env, home) });
-  const watchers = new Map<string, CaptureWatcher>();
 
-  // This incarnation's recovery snapshot (contract 7); the supervisor builds the recipe.
-  const recovery = fleetRecovery({ env, startedAt: new Date(deps.now()), pid: process.pid, tasks: () => supervisor.recipe(), log });
-  const supervisor: Supervisor = new Supervisor({
+  let onChange = () => {};
+  const supervisor = new Supervisor({
     tmux: fleetTmux(tmux, sessionId),
     statePath: files.state,
     controlSocket: files.socket,
@@ -78,64 +72,34 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
     now: deps.now,
     newId: randomUUID,
     log,
-    onChange: () => {
-      void watchNamespaces();
-      dropIdleNamespaces();
-      dashboard?.changed();
-      recovery.changed();
-    },
+    onChange: () => onChange(),
   });
-
-  const watchNamespaces = async () => {
-    for (const dir of [supervisor.namespace, ...supervisor.adoptedNamespaces]) {
-      if (dir === null || watchers.has(dir) || !existsSync(dir)) continue;
-      watchers.set(dir, await watchCaptures({
-        dir,
-        lookup: {
-          current: (taskId) => {
-            const task = supervisor.tasks.get(taskId);
-            const evidence = task && evidenceOf(task);
-            return task && evidence ? { run: task.run, evidence } : null;
-          },
-        },
-        onId: (e) => supervisor.captured(e.taskId, e.run, e.id),
-        onError: (error) => log(`capture watcher: ${(error as Error).message}`),
-      }));
-    }
-  };
-  // A dead supervisor's namespace goes once no adopted task writes into it any more.
-  const dropIdleNamespaces = () => {
-    for (const dir of supervisor.adoptedNamespaces) {
-      const used = [...supervisor.tasks.values()].some((t) => t.captureFile?.startsWith(`${dir}/`));
-      if (used) continue;
-      supervisor.adoptedNamespaces.delete(dir);
-      void watchers.get(dir)?.close();
-      watchers.delete(dir);
-      removeNamespace(dir);
-      log(`removed the capture namespace ${dir} of an earlier supervisor`);
-    }
+  const watchers = new CaptureWatchers(supervisor, log);
+  // This incarnation's recovery snapshot; the supervisor builds the recipe.
+  const recovery = fleetRecovery({ env, startedAt: new Date(deps.now()), pid: process.pid, tasks: () => supervisor.recipe(), log });
+  onChange = () => {
+    void watchers.follow();
+    watchers.dropIdle();
+    ui?.changed();
+    recovery.changed();
   };
 
-  let stop: (how: { down: boolean; code: number }) => void = () => {};
-  const stopped = new Promise<{ down: boolean; code: number }>((resolve) => (stop = resolve));
+  let stop: (how: Stop) => void = () => {};
+  const stopped = new Promise<Stop>((resolve) => (stop = resolve));
+  let wakeups: { stop: () => void } | null = null;
   const closeServer = async () => {
-    clearInterval(timer);
-    deaths?.stop();
+    wakeups?.stop();
     server.close();
-    await Promise.all([...watchers.values()].map((w) => w.close()));
+    await watchers.closeAll();
     rmSync(files.socket, { force: true });
     releaseLock(files, process.pid);
   };
-  // Requests wait until adoption, bindings and the initial load are done.
-  let setupDone: () => void = () => {};
-  const ready = new Promise<void>((resolve) => (setupDone = resolve));
   // `down` (from the CLI or the dashboard's Q) resolves only when everything is gone, so a new
   // `up` can start at once.
   let goingDown: Promise<void> | null = null;
   const down = () => (goingDown ??= (async () => {
     // No more reconciliations: one woken by the tasks' deaths below would write state.json again.
-    clearInterval(timer);
-    deaths?.stop();
+    wakeups?.stop();
     await supervisor.handle({ op: 'status' }); // wait for requests in flight
     await recovery.close(true); // the final snapshot, marked closed
     await supervisor.stopAll();
@@ -143,38 +107,29 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
     await closeServer();
     setImmediate(() => stop({ down: true, code: 0 }));
   })());
+  // Requests wait until adoption, bindings and the initial load are done.
+  let setupDone: () => void = () => {};
+  const ready = new Promise<void>((resolve) => (setupDone = resolve));
   const server = await listenControl(files.socket, async (request) => {
     await ready;
     if (request.op !== 'down') return supervisor.handle(request);
     await down();
     return null;
   });
-  let timer: NodeJS.Timeout | undefined;
-  let deaths: { stop: () => void } | undefined;
 
   try {
     await setSessionOption(tmux, sessionId, 'history-limit', HISTORY_LIMIT);
-    const state = readState(files.state, log);
-    const adoption = adoptTasks(await fleetTmux(tmux, sessionId).listPanes(), state, {
-      socket: files.socket, env, cwd: deps.cwd, now: deps.now(),
-    });
-    for (const warning of adoption.warnings) log(`warning: ${warning}`);
-    for (const task of adoption.tasks) supervisor.tasks.set(task.id, task);
-    supervisor.nextId = adoption.nextId;
-    if (state?.namespace && existsSync(state.namespace)) supervisor.adoptedNamespaces.add(state.namespace);
-    if (adoption.tasks.length > 0) log(`adopted ${adoption.tasks.length} task(s)`);
-    await supervisor.reconcile(); // scrapes panes that died meanwhile
-    supervisor.persist();
-    await watchNamespaces();
-    dropIdleNamespaces();
-    if (opts.rerunKey !== 'none') await installRerunKey(tmux, opts.rerunKey, cli);
+    await adopt(supervisor, tmux, { sessionId, files, env, cwd: deps.cwd, now: deps.now(), log });
+    await watchers.follow();
+    watchers.dropIdle();
+    if (opts.rerunKey !== 'none') await installRerunKey(tmux, opts.rerunKey, cliPaths());
     if (opts.load.length > 0) {
-      const result = await supervisor.handle({ op: 'load', tasks: opts.load, env });
-      for (const error of (result as { errors: string[] }).errors) log(`not loaded: ${error}`);
-      for (const line of (result as { skipped: string[] }).skipped) log(`skipped: ${line}`);
+      const result = (await supervisor.handle({ op: 'load', tasks: opts.load, env })) as { errors: string[]; skipped: string[] };
+      for (const error of result.errors) log(`not loaded: ${error}`);
+      for (const line of result.skipped) log(`skipped: ${line}`);
     }
     recovery.start();
-    if (supervisor.tasks.size > 0) recovery.changed(); // adopted tasks start a snapshot too
+    if (supervisor.size > 0) recovery.changed(); // adopted tasks start a snapshot too
     log(`fleet up in tmux session '${sessionName}' (control socket ${files.socket})`);
     setupDone();
   } catch (error) {
@@ -182,30 +137,25 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
     throw error;
   }
 
-  timer = setInterval(() => void supervisor.tick().catch(() => undefined), RECONCILE_MS);
-  deaths = hearDeaths(tmux, paneDiedChannel(files.socket), () => supervisor.tick(), log);
+  wakeups = startWakeups(tmux, files.socket, supervisor, log);
   const onSignal = (signal: NodeJS.Signals) => {
     log(`${signal}: leaving every task running (a new 'fleetcom up' adopts them)`);
     stop({ down: false, code: signal === 'SIGINT' ? 130 : 0 });
   };
-  const signals: NodeJS.Signals[] = ['SIGTERM', 'SIGHUP', 'SIGINT'];
-  for (const s of signals) process.on(s, onSignal);
+  for (const s of SIGNALS) process.on(s, onSignal);
 
-  if (!opts.headless && process.stdin.isTTY) {
-    dashboard = startDashboard({
-      input: process.stdin, output: process.stdout, stderr: deps.stderr, tmux, sessionId, pane,
-      fleet: { tasks: () => supervisor.tasks.values(), handle: (request) => supervisor.handle(request) },
-      quit: down, env, cwd: deps.cwd, home, sessionDir: sessionDir(env, home), scratchDir: files.dir, now: deps.now, log,
-    });
-  }
+  ui = opts.ui?.({
+    tmux, sessionId, pane, fleet: { tasks: () => supervisor.taskList(), handle: (request) => supervisor.handle(request) },
+    quit: down, env, cwd: deps.cwd, home, sessionDir: sessionDir(env, home), scratchDir: files.dir, now: deps.now, log,
+  }) ?? null;
 
   // An empty start: point at a snapshot of a fleet that did not shut down (shown in the dashboard too).
-  if (supervisor.tasks.size === 0) await recovery.pointAtAbandoned();
+  if (supervisor.size === 0) await recovery.pointAtAbandoned();
 
   const result = await stopped;
-  for (const s of signals) process.off(s, onSignal);
-  dashboard?.close();
-  dashboard = null;
+  for (const s of SIGNALS) process.off(s, onSignal);
+  ui?.close();
+  ui = null;
   if (!result.down) {
     await recovery.close(false); // kept, not closed: the tasks live on in tmux
     await closeServer();
@@ -213,29 +163,49 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
   return result.code;
 }
 
+/** Log lines stamped with the clock time; FLEETCOM_LOG_MS=1 puts epoch ms first (npm run bench reads them). */
+function fleetLog(deps: Deps, env: Record<string, string>, toUi: (line: string) => boolean): (line: string) => void {
+  const logMs = env.FLEETCOM_LOG_MS === '1';
+  return (line) => {
+    const now = deps.now();
+    const stamped = `${logMs ? `${now} ` : ''}${new Date(now).toISOString().slice(11, 19)} ${line}`;
+    if (!toUi(stamped)) deps.stderr.write(`${stamped}\n`);
+  };
+}
+
+/** The tasks a dead supervisor left in this tmux session, as its state.json describes them. */
+async function adopt(
+  supervisor: Supervisor,
+  tmux: TmuxRun,
+  at: { sessionId: string; files: RuntimeFiles; env: Record<string, string>; cwd: string; now: number; log: (line: string) => void },
+): Promise<void> {
+  const state = readState(at.files.state, at.log);
+  const adoption = adoptTasks(await fleetTmux(tmux, at.sessionId).listPanes(), state, {
+    socket: at.files.socket, env: at.env, cwd: at.cwd, now: at.now,
+  });
+  for (const warning of adoption.warnings) at.log(`warning: ${warning}`);
+  const namespace = state?.namespace && existsSync(state.namespace) ? state.namespace : null;
+  await supervisor.adopt({ tasks: adoption.tasks, nextId: adoption.nextId, namespace });
+  if (adoption.tasks.length > 0) at.log(`adopted ${adoption.tasks.length} task(s)`);
+  await supervisor.settle(); // scrapes panes that died meanwhile
+}
+
+/** What wakes a reconciliation: a timer for what hooks miss, and the pane-died channel. */
+function startWakeups(tmux: TmuxRun, socket: string, supervisor: Supervisor, log: (line: string) => void): { stop: () => void } {
+  const timer = setInterval(() => void supervisor.tick().catch(() => undefined), RECONCILE_MS);
+  const deaths = hearDeaths(tmux, paneDiedChannel(socket), () => supervisor.tick(), log);
+  return {
+    stop: () => {
+      clearInterval(timer);
+      deaths.stop();
+    },
+  };
+}
+
 /** `down` only: bindings restored, namespaces and state.json removed (tasks already stopped). */
 async function tearDown(tmux: TmuxRun, files: RuntimeFiles, supervisor: Supervisor, key: string, log: (l: string) => void): Promise<void> {
   if (key !== 'none') await restoreRerunKey(tmux, key).catch((e: Error) => log(`could not restore the ${key} key: ${e.message}`));
-  for (const dir of [supervisor.namespace, ...supervisor.adoptedNamespaces]) if (dir) removeNamespace(dir);
+  for (const dir of supervisor.namespaces()) removeNamespace(dir);
   rmSync(files.state, { force: true });
   log('fleet down');
-}
-
-async function installRerunKey(tmux: TmuxRun, key: string, cli: CliPaths): Promise<void> {
-  const option = previousBindingOption(key);
-  let previous = await showServerOption(tmux, option);
-  if (previous === null) {
-    const current = await listKey(tmux, 'prefix', key);
-    previous = current !== null && !isFleetcomBinding(current) ? current : '';
-    await setServerOption(tmux, option, previous);
-  }
-  await bindKey(tmux, 'prefix', key, rerunBinding(cli, previous || null));
-}
-
-async function restoreRerunKey(tmux: TmuxRun, key: string): Promise<void> {
-  const option = previousBindingOption(key);
-  const previous = await showServerOption(tmux, option);
-  if (previous) await bindKey(tmux, 'prefix', key, previous);
-  else await unbindKey(tmux, 'prefix', key);
-  await unsetServerOption(tmux, option);
 }

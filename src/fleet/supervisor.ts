@@ -2,17 +2,19 @@
 // this class only decides, asks tmux through FleetTmux, and persists what it learned.
 import { rmSync } from 'node:fs';
 import { FleetError } from '../errors.js';
-import { detect, resolveId, rewriteCommand, scrapeExit, type Resolved } from '../harness/index.js';
+import { detect, resolveId, rewriteCommand, scrapeExit, type Resolved, type RunEvidence } from '../harness/index.js';
 import { currentIds, recipeOf } from './resolution.js';
 import type { RecipeTask, Request } from '../control/protocol.js';
 import { planLaunch, type Launch, type LaunchInputs } from './launch.js';
 import { fleetHolders, holderOf, holdingText, unheldSpecs } from './ownership-guard.js';
 import { lsRecord } from './views.js';
 import { recordOf, writeState, type PersistedState } from './state-file.js';
-import { evidenceOf, windowName, type LsRecord, type Task, type TaskRecord } from './task.js';
+import { dispatch } from './requests.js';
+import { evidenceOf, type LsRecord, type Task, type TaskRecord } from './task.js';
 import type { FleetTmux, PaneInfo, WindowSpec } from './tmux-port.js';
 import { taskWindow } from './task-window.js';
 import { stopProcessGroups } from './stop.js';
+import { WindowNames } from './window-names.js';
 
 export interface SupervisorDeps {
   tmux: FleetTmux;
@@ -38,25 +40,73 @@ export interface Spec {
   group: string | null;
 }
 
+export interface Adopted {
+  tasks: readonly Task[];
+  nextId: number;
+  /** The dead supervisor's capture namespace, when it still exists. */
+  namespace: string | null;
+}
+
+/**
+ * Every mutation runs on one queue, so a pane death cannot interleave with a rerun. The
+ * operations called by `dispatch` (requests.ts) assume they already run on it.
+ */
 export class Supervisor {
-  readonly tasks = new Map<number, Task>();
-  nextId = 1;
-  namespace: string | null = null;
+  private readonly tasks = new Map<number, Task>();
+  private nextId = 1;
+  private namespace: string | null = null;
   /** Namespaces of dead supervisors whose adopted tasks may still write captures. */
-  readonly adoptedNamespaces = new Set<string>();
+  private readonly adoptedNamespaces = new Set<string>();
   private queue: Promise<unknown> = Promise.resolve();
-  private names = new Map<number, string>();
+  private readonly names = new WindowNames();
 
   constructor(private readonly deps: SupervisorDeps) {}
 
-  /** Requests run one at a time, so a pane death cannot interleave with a rerun. */
   handle(request: Request): Promise<unknown> {
-    return this.enqueue(() => this.dispatch(request));
+    return this.enqueue(() => dispatch(this, request));
   }
 
   /** The periodic and exit-woken check: reconcile only, without resolving every task's id as `ls` does. */
   tick(): Promise<void> {
     return this.enqueue(() => this.reconcile());
+  }
+
+  /** Takes over the tasks of a supervisor that died (before any request is served). */
+  adopt(adopted: Adopted): Promise<void> {
+    return this.enqueue(async () => {
+      for (const task of adopted.tasks) this.tasks.set(task.id, task);
+      this.nextId = Math.max(this.nextId, adopted.nextId);
+      if (adopted.namespace) this.adoptedNamespaces.add(adopted.namespace);
+    });
+  }
+
+  /** A reconciliation (panes that died meanwhile get scraped) and state.json written. */
+  settle(): Promise<void> {
+    return this.enqueue(async () => {
+      await this.reconcile();
+      this.persist();
+    });
+  }
+
+  /** A new captured id for a task's current run (from the capture watcher). */
+  captured(taskId: number, run: number, id: string): Promise<void> {
+    return this.enqueue(async () => {
+      const task = this.tasks.get(taskId);
+      if (!task || task.run !== run || task.captured === id) return;
+      if (task.captured) task.everHeld = [...new Set([...task.everHeld, task.captured])];
+      task.captured = id;
+      this.deps.log(`task ${taskId} captured conversation ${id}`);
+      this.changed();
+    });
+  }
+
+  /** Stops every task and closes their windows (the `down` path). */
+  stopAll(): Promise<void> {
+    return this.enqueue(async () => {
+      const tasks = [...this.tasks.values()];
+      await stopProcessGroups(this.deps.tmux, tasks.filter((t) => t.endedAt === null).map((t) => t.paneId));
+      for (const task of tasks) await this.deps.tmux.killWindow(task.windowId).catch(() => undefined);
+    });
   }
 
   private enqueue<T>(work: () => Promise<T>): Promise<T> {
@@ -65,42 +115,36 @@ export class Supervisor {
     return next;
   }
 
-  private async dispatch(request: Request): Promise<unknown> {
-    switch (request.op) {
-      case 'status':
-        return { pid: process.pid, tmuxSessionId: this.deps.tmuxSession.id, tmuxSessionName: this.deps.tmuxSession.name, tasks: this.tasks.size };
-      case 'run':
-        return { id: (await this.spawn(request)).id };
-      case 'ls':
-        await this.reconcile();
-        return this.list();
-      case 'rerun':
-        return { id: (await this.rerun(this.find(request.task))).id };
-      case 'kill':
-        await this.kill(this.find(request.task));
-        return null;
-      case 'rm':
-        await this.remove(this.find(request.task));
-        return null;
-      case 'rename':
-        return this.update(this.find(request.task), { name: request.name.trim() || null });
-      case 'group':
-        return this.update(this.find(request.task), { group: request.group.trim() || null });
-      case 'tag': {
-        const task = this.find(request.task);
-        return this.update(task, { tagged: !task.tagged });
-      }
-      case 'pane-died':
-        await this.paneDied(request.pane);
-        return null;
-      case 'save':
-        await this.reconcile();
-        return this.recipe();
-      case 'load':
-        return this.load(request.tasks, request.env);
-      case 'down':
-        throw new FleetError('down is handled by the fleet loop');
-    }
+  /** The tasks as they are now, for views (the dashboard); not to be changed. */
+  taskList(): readonly Task[] {
+    return [...this.tasks.values()];
+  }
+
+  get size(): number {
+    return this.tasks.size;
+  }
+
+  /** What the capture watcher needs to check a capture of the task's current run. */
+  runEvidence(taskId: number): { run: number; evidence: RunEvidence } | null {
+    const task = this.tasks.get(taskId);
+    const evidence = task && evidenceOf(task);
+    return task && evidence ? { run: task.run, evidence } : null;
+  }
+
+  /** This supervisor's capture namespace (once installed) and those of the supervisors it adopted from. */
+  namespaces(): string[] {
+    return [...(this.namespace ? [this.namespace] : []), ...this.adoptedNamespaces];
+  }
+
+  /** Adopted namespaces no task writes into any more, forgotten here; the caller removes them. */
+  releaseIdleNamespaces(): string[] {
+    const idle = [...this.adoptedNamespaces].filter((dir) => ![...this.tasks.values()].some((t) => t.captureFile?.startsWith(`${dir}/`)));
+    for (const dir of idle) this.adoptedNamespaces.delete(dir);
+    return idle;
+  }
+
+  status(): { pid: number; tmuxSessionId: string; tmuxSessionName: string; tasks: number } {
+    return { pid: process.pid, tmuxSessionId: this.deps.tmuxSession.id, tmuxSessionName: this.deps.tmuxSession.name, tasks: this.tasks.size };
   }
 
   list(): LsRecord[] {
@@ -160,7 +204,7 @@ export class Supervisor {
       const task = { ...draft, windowId: window.windowId, paneId: window.paneId };
       this.nextId = task.id + 1;
       this.tasks.set(task.id, task);
-      this.names.set(task.id, windowName(task, now));
+      this.names.changed(task, now);
       this.deps.log(`task ${task.id} started: ${task.command}${pinned ? ` (pinned ${pinned})` : ''}`);
       results[index] = task;
     }
@@ -208,13 +252,6 @@ export class Supervisor {
     this.forget(task, 'removed');
   }
 
-  /** Stops every task and closes their windows (the `down` path). */
-  async stopAll(): Promise<void> {
-    const tasks = [...this.tasks.values()];
-    await stopProcessGroups(this.deps.tmux, tasks.filter((t) => t.endedAt === null).map((t) => t.paneId));
-    for (const task of tasks) await this.deps.tmux.killWindow(task.windowId).catch(() => undefined);
-  }
-
   async paneDied(paneId: string): Promise<void> {
     const task = [...this.tasks.values()].find((t) => t.paneId === paneId);
     if (!task || task.endedAt !== null) return;
@@ -235,7 +272,7 @@ export class Supervisor {
       if (pane.activity > task.lastOutputAt && task.endedAt === null) task.lastOutputAt = pane.activity;
       if (pane.dead && task.endedAt === null) await this.recordExit(task, pane);
       else {
-        const name = this.newName(task);
+        const name = this.names.changed(task, this.deps.now());
         if (name !== null) renames.push([task.windowId, name]);
       }
     }
@@ -287,16 +324,6 @@ export class Supervisor {
     return { ids, errors, skipped };
   }
 
-  /** A new captured id for a task's current run (from the capture watcher). */
-  captured(taskId: number, run: number, id: string): void {
-    const task = this.tasks.get(taskId);
-    if (!task || task.run !== run || task.captured === id) return;
-    if (task.captured) task.everHeld = [...new Set([...task.everHeld, task.captured])];
-    task.captured = id;
-    this.deps.log(`task ${taskId} captured conversation ${id}`);
-    this.changed();
-  }
-
   state(): PersistedState {
     return {
       version: 1,
@@ -313,7 +340,7 @@ export class Supervisor {
 
   private forget(task: Task, why: string): void {
     this.tasks.delete(task.id);
-    this.names.delete(task.id);
+    this.names.forget(task.id);
     if (task.captureFile) rmSync(task.captureFile, { force: true });
     this.deps.log(`task ${task.id} ${why}`);
     this.changed();
@@ -329,16 +356,8 @@ export class Supervisor {
   }
 
   private async refreshName(task: Task): Promise<void> {
-    const name = this.newName(task);
+    const name = this.names.changed(task, this.deps.now());
     if (name !== null) await this.deps.tmux.renameWindow(task.windowId, name).catch(() => undefined);
-  }
-
-  /** The task's window name when it differs from the last one given (now recorded), else null. */
-  private newName(task: Task): string | null {
-    const name = windowName(task, this.deps.now());
-    if (this.names.get(task.id) === name) return null;
-    this.names.set(task.id, name);
-    return name;
   }
 
   private async launchInputs(): Promise<LaunchInputs> {

@@ -1,5 +1,5 @@
-// The commands fleetcom installs in tmux (product.md §3.3, §3.5). Pure. tmux runs them in the
-// server's environment, so a command that runs the CLI names the absolute node binary, CLI
+// The tmux command strings fleetcom installs (the rerun key's binding is in rerun-key.ts). Pure.
+// tmux runs them in the server's environment, so a command that runs the CLI names the absolute node binary, CLI
 // script and socket, and runs with `run-shell -b` so tmux never waits on fleetcom. The
 // pane-died hook runs no process at all: it signals a `wait-for` channel.
 import { createHash } from 'node:crypto';
@@ -16,7 +16,7 @@ export function tmuxQuote(text: string): string {
 }
 
 /** A sh command running the CLI; `#` doubled because run-shell expands formats. */
-function cliShell(cli: CliPaths, args: readonly string[], formatTail: string): string {
+export function cliShell(cli: CliPaths, args: readonly string[], formatTail: string): string {
   const words = [cli.node, cli.script, ...args].map(quoteShell).join(' ').replaceAll('#', '##');
   return `${words} ${formatTail}`;
 }
@@ -34,24 +34,4 @@ export function paneDiedChannel(socket: string): string {
  */
 export function paneDiedHook(socket: string): string {
   return `wait-for -S ${tmuxQuote(paneDiedChannel(socket))}`;
-}
-
-/**
- * The rerun key: server-wide, so it dispatches per pane — a task window reruns its task
- * through the socket named by its own `@fleetcom-socket`; anywhere else the key does what it
- * did before (`previous`, a tmux command string, or nothing).
- */
-export function rerunBinding(cli: CliPaths, previous: string | null): string {
-  const rerun = `run-shell -b ${tmuxQuote(cliShell(cli, ['rerun', '--from-key'], '--pane #{pane_id} --socket #{q:@fleetcom-socket}'))}`;
-  const fallback = previous ? ` ${tmuxQuote(previous)}` : '';
-  return `if-shell -F '#{@fleetcom-task}' ${tmuxQuote(rerun)}${fallback}`;
-}
-
-/** Marks a binding as fleetcom's own, so an adopting supervisor never records it as "previous". */
-export function isFleetcomBinding(command: string): boolean {
-  return command.includes('@fleetcom-task');
-}
-
-export function previousBindingOption(key: string): string {
-  return `@fleetcom-prev-${key}`;
 }

@@ -7,3 +7,4 @@ export * from './store.js';
 export * from './recovery.js';
 export * from './listing.js';
 export * from './agent-homes.js';
+export * from './read-session.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { runSave, countResumable, savedMessage } from '../../src/commands/save.js';
+import { runSave } from '../../src/commands/save.js';
+import { countResumable, savedMessage } from '../../src/fleet/fleet-recipe.js';
 import { snapshotArg } from '../../src/commands/load.js';
 import { formatAge, formatSessions, sessionsJson } from '../../src/commands/sessions.js';
 import type { Deps } from '../../src/deps.js';

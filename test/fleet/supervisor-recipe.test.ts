@@ -46,24 +46,24 @@ function rollout(home: string, id: string, cwd: string): void {
   write(file, `${JSON.stringify({ type: 'session_meta', payload: { id, cwd, thread_source: 'user' } })}\n`);
 }
 
-function withTasks(...tasks: Task[]): Supervisor {
+async function withTasks(...tasks: Task[]): Promise<Supervisor> {
   const s = supervisor();
-  for (const t of tasks) s.tasks.set(t.id, t);
+  await s.adopt({ tasks, nextId: tasks.length + 1, namespace: null });
   return s;
 }
 
 describe('Supervisor.recipe', () => {
-  it('resolves a codex with no capture by store correlation in its spawn-time home', () => {
+  it('resolves a codex with no capture by store correlation in its spawn-time home', async () => {
     const home = tempDir();
     const id = v7(SPAWN + 5_000);
     rollout(home, id, '/w');
-    const s = withTasks(task(1, { home }));
+    const s = await withTasks(task(1, { home }));
     expect(s.recipe()).toEqual([{ cwd: '/w', cmd: `codex resume '${id}'`, name: null, group: null, env: { CODEX_HOME: home } }]);
   });
 
-  it('keeps non-agent tasks and agents without an id verbatim, with names, groups and agent homes', () => {
+  it('keeps non-agent tasks and agents without an id verbatim, with names, groups and agent homes', async () => {
     const home = tempDir();
-    const s = withTasks(
+    const s = await withTasks(
       task(1, { command: 'npm run dev', harness: null, home: null, name: 'web', group: 'ui' }),
       task(2, { command: 'codex', home }),
     );
@@ -73,43 +73,43 @@ describe('Supervisor.recipe', () => {
     ]);
   });
 
-  it('saves two codex tasks of one directory with two rollouts as plain codex', () => {
+  it('saves two codex tasks of one directory with two rollouts as plain codex', async () => {
     const home = tempDir();
     rollout(home, v7(SPAWN + 5_000, 1), '/w');
     rollout(home, v7(SPAWN + 6_000, 2), '/w');
-    const s = withTasks(task(1, { home }), task(2, { home }));
+    const s = await withTasks(task(1, { home }), task(2, { home }));
     expect(s.recipe().map((t) => t.cmd)).toEqual(['codex', 'codex']);
   });
 
-  it('gives a rollout matched by two tasks to neither (one of two codex in a directory talked)', () => {
+  it('gives a rollout matched by two tasks to neither (one of two codex in a directory talked)', async () => {
     const home = tempDir();
     rollout(home, v7(SPAWN + 5_000), '/w');
-    const s = withTasks(task(1, { home }), task(2, { home }));
+    const s = await withTasks(task(1, { home }), task(2, { home }));
     expect(s.recipe().map((t) => t.cmd)).toEqual(['codex', 'codex']);
   });
 
-  it('excludes ids another task holds by its exit hint, so the remaining rollout is unambiguous', () => {
+  it('excludes ids another task holds by its exit hint, so the remaining rollout is unambiguous', async () => {
     const home = tempDir();
     const held = v7(SPAWN + 5_000, 1);
     const mine = v7(SPAWN + 6_000, 2);
     rollout(home, held, '/w');
     rollout(home, mine, '/w');
-    const s = withTasks(task(1, { home, exitHint: held, endedAt: NOW }), task(2, { home }));
+    const s = await withTasks(task(1, { home, exitHint: held, endedAt: NOW }), task(2, { home }));
     expect(s.recipe().map((t) => t.cmd)).toEqual([`codex resume '${held}'`, `codex resume '${mine}'`]);
   });
 
-  it('excludes ids any task ever held (an earlier run)', () => {
+  it('excludes ids any task ever held (an earlier run)', async () => {
     const home = tempDir();
     const old = v7(SPAWN + 5_000);
     rollout(home, old, '/w');
-    const s = withTasks(task(1, { home, everHeld: [old] }));
+    const s = await withTasks(task(1, { home, everHeld: [old] }));
     expect(s.recipe().map((t) => t.cmd)).toEqual(['codex']);
   });
 
-  it('does not correlate a rollout born after the run ended', () => {
+  it('does not correlate a rollout born after the run ended', async () => {
     const home = tempDir();
     rollout(home, v7(SPAWN + 50_000), '/w');
-    const s = withTasks(task(1, { home, endedAt: SPAWN + 40_000, exitStatus: 0 }));
+    const s = await withTasks(task(1, { home, endedAt: SPAWN + 40_000, exitStatus: 0 }));
     expect(s.recipe().map((t) => t.cmd)).toEqual(['codex']);
   });
 });

@@ -1,9 +1,8 @@
 // The directory safety rule of product.md §4: before writing into a directory fleetcom checks
 // it is a real directory owned by this user and not writable by group or others. Only a
 // directory fleetcom creates itself gets a chmod; an existing one is used as it is.
-import { chmodSync, lstatSync, mkdirSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, type Stats } from 'node:fs';
 import { resolve } from 'node:path';
-import { unsafeReason } from './capture/namespace.js';
 import { FleetError } from './errors.js';
 
 export function ensureSafeDir(dir: string, uid: number | undefined = process.getuid?.()): void {
@@ -26,4 +25,16 @@ export function ensureSafeDir(dir: string, uid: number | undefined = process.get
  */
 export function withoutTrailingSlash(dir: string): string {
   return resolve(dir);
+}
+
+/** Why an existing directory may not hold fleetcom's files, or null when it is safe. */
+export function unsafeReason(stat: Stats, uid: number | undefined): string | null {
+  if (stat.isSymbolicLink()) return 'is a symbolic link';
+  if (!stat.isDirectory()) return 'is not a directory';
+  if (uid !== undefined && stat.uid !== uid) return `is owned by uid ${stat.uid}, not by you (uid ${uid})`;
+  if ((stat.mode & 0o022) !== 0) {
+    const who = stat.mode & 0o020 ? 'group' : 'others';
+    return `is writable by ${who} (mode ${(stat.mode & 0o777).toString(8).padStart(4, '0')})`;
+  }
+  return null;
 }

@@ -1,0 +1,43 @@
+// The rerun key: the binding string, installing it over whatever the key did before, and
+// restoring that on `down`. The binding is server-wide, so it dispatches per pane — a task
+// window reruns its task through the socket named by its own `@fleetcom-socket`; anywhere else
+// the key does what it did before (kept in a server option, so an adopting supervisor and the
+// final `down` both know it).
+import { bindKey, listKey, setServerOption, showServerOption, unbindKey, unsetServerOption } from '../tmux/options.js';
+import type { TmuxRun } from '../tmux/runner.js';
+import { cliShell, tmuxQuote, type CliPaths } from './tmux-commands.js';
+
+/** `previous` is the key's earlier tmux command string, run outside task windows (or nothing). */
+export function rerunBinding(cli: CliPaths, previous: string | null): string {
+  const rerun = `run-shell -b ${tmuxQuote(cliShell(cli, ['rerun', '--from-key'], '--pane #{pane_id} --socket #{q:@fleetcom-socket}'))}`;
+  const fallback = previous ? ` ${tmuxQuote(previous)}` : '';
+  return `if-shell -F '#{@fleetcom-task}' ${tmuxQuote(rerun)}${fallback}`;
+}
+
+/** Marks a binding as fleetcom's own, so an adopting supervisor never records it as "previous". */
+export function isFleetcomBinding(command: string): boolean {
+  return command.includes('@fleetcom-task');
+}
+
+export function previousBindingOption(key: string): string {
+  return `@fleetcom-prev-${key}`;
+}
+
+export async function installRerunKey(tmux: TmuxRun, key: string, cli: CliPaths): Promise<void> {
+  const option = previousBindingOption(key);
+  let previous = await showServerOption(tmux, option);
+  if (previous === null) {
+    const current = await listKey(tmux, 'prefix', key);
+    previous = current !== null && !isFleetcomBinding(current) ? current : '';
+    await setServerOption(tmux, option, previous);
+  }
+  await bindKey(tmux, 'prefix', key, rerunBinding(cli, previous || null));
+}
+
+export async function restoreRerunKey(tmux: TmuxRun, key: string): Promise<void> {
+  const option = previousBindingOption(key);
+  const previous = await showServerOption(tmux, option);
+  if (previous) await bindKey(tmux, 'prefix', key, previous);
+  else await unbindKey(tmux, 'prefix', key);
+  await unsetServerOption(tmux, option);
+}
