@@ -1,15 +1,21 @@
 // Stopping tasks: SIGTERM to each pane's process group, SIGKILL to what is left after 2 s,
 // and return only once tmux reports every pane dead (product.md §2: replies wait for tmux).
-import type { FleetTmux } from './tmux-port.js';
+// A signal goes only to the pid tmux reports for that very pane id just before sending it,
+// and only when it is the pid the listing showed: a pane that died or respawned in between
+// (its old pid possibly reused by an unrelated process) is left to the next round.
+import type { FleetTmux, PaneInfo } from './tmux-port.js';
 
 const TERM_GRACE_MS = 2_000;
 const KILL_DEADLINE_MS = 10_000;
 
-export async function stopProcessGroups(tmux: FleetTmux, paneIds: readonly string[]): Promise<void> {
+/** Sends a signal to a pane's process group; tests pass a recorder. */
+export type SendSignal = (pid: number, sig: NodeJS.Signals) => void;
+
+export async function stopProcessGroups(tmux: FleetTmux, paneIds: readonly string[], send: SendSignal = signalGroup): Promise<void> {
   if (paneIds.length === 0) return;
   const wanted = new Set(paneIds);
   const alive = async () => (await tmux.listPanes()).filter((p) => wanted.has(p.paneId) && !p.dead);
-  signal(await alive(), 'SIGTERM');
+  await signal(tmux, await alive(), 'SIGTERM', send);
   const termDeadline = Date.now() + TERM_GRACE_MS;
   let left = await alive();
   while (left.length > 0 && Date.now() < termDeadline) {
@@ -17,22 +23,28 @@ export async function stopProcessGroups(tmux: FleetTmux, paneIds: readonly strin
     left = await alive();
   }
   if (left.length === 0) return;
-  signal(left, 'SIGKILL');
+  await signal(tmux, left, 'SIGKILL', send);
   const killDeadline = Date.now() + KILL_DEADLINE_MS;
   while ((await alive()).length > 0 && Date.now() < killDeadline) await pause(50);
 }
 
-function signal(panes: { pid: number | null }[], sig: NodeJS.Signals): void {
-  for (const { pid } of panes) {
-    if (pid === null || pid <= 1) continue;
+async function signal(tmux: FleetTmux, panes: readonly PaneInfo[], sig: NodeJS.Signals, send: SendSignal): Promise<void> {
+  if (panes.length === 0) return;
+  const live = await tmux.livePanePids(panes.map((p) => p.paneId));
+  for (const pane of panes) {
+    const pid = live.get(pane.paneId);
+    if (pid !== undefined && pid === pane.pid && pid > 1) send(pid, sig);
+  }
+}
+
+function signalGroup(pid: number, sig: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, sig); // tmux starts each pane's process as a session and group leader
+  } catch {
     try {
-      process.kill(-pid, sig); // tmux starts each pane's process as a session and group leader
+      process.kill(pid, sig);
     } catch {
-      try {
-        process.kill(pid, sig);
-      } catch {
-        // already gone
-      }
+      // already gone
     }
   }
 }

@@ -1,7 +1,7 @@
 // A task record and what can be derived from it. A task's environment lives only in memory:
 // state.json never holds environments.
 import type { HarnessName, IdSource, RunEvidence } from '../harness/index.js';
-import { escapeStyle } from '../tmux/format.js';
+import { escapeStyle, windowLabel } from '../tmux/format.js';
 
 export type TaskState = 'running' | 'idle' | 'exited';
 
@@ -64,9 +64,9 @@ export function labelOf(task: Pick<TaskRecord, 'name' | 'command'>): string {
   return task.name ?? task.command;
 }
 
-/** The window name: state glyph and label, `#` doubled so the status line shows no style. */
+/** The window name: state glyph and label (display-safe), `#` doubled so the status line shows no style. */
 export function windowName(task: Task, now: number): string {
-  return escapeStyle(`${stateGlyph(task, now)} ${labelOf(task)}`);
+  return escapeStyle(`${stateGlyph(task, now)} ${windowLabel(labelOf(task))}`);
 }
 
 export function stateGlyph(task: Task, now: number): string {

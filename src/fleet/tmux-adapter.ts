@@ -1,6 +1,6 @@
 // FleetTmux on a real tmux server, for the fleet's own session.
 import { setWindowOption, showGlobalEnvironment } from '../tmux/options.js';
-import { capturePane, listPanes } from '../tmux/panes.js';
+import { capturePane, listPanes, livePanePids } from '../tmux/panes.js';
 import type { TmuxRun } from '../tmux/runner.js';
 import { killWindow, newWindows, renameWindow, renameWindows, respawnPane } from '../tmux/windows.js';
 import type { FleetTmux, PaneInfo } from './tmux-port.js';
@@ -26,6 +26,7 @@ export function fleetTmux(tmux: TmuxRun, sessionId: string): FleetTmux {
           windowName: p.windowName.replace(/^[✻∙✓✗◆] /u, '').replaceAll('##', '#'),
         }),
       ),
+    livePanePids: (paneIds) => livePanePids(tmux, paneIds),
     setWindowOption: (windowId, option, value) => setWindowOption(tmux, windowId, option, value),
     renameWindow: (windowId, name) => renameWindow(tmux, windowId, name),
     renameWindows: (renames) => renameWindows(tmux, renames),

@@ -36,6 +36,8 @@ export interface FleetTmux {
   /** The pane's whole retained text (history and screen), wrapped lines joined. */
   retainedText(paneId: string): Promise<string>;
   listPanes(): Promise<PaneInfo[]>;
+  /** The pid of each of these panes that is alive now, read by pane id (gone or dead: absent). */
+  livePanePids(paneIds: readonly string[]): Promise<Map<string, number>>;
   setWindowOption(windowId: string, option: string, value: string): Promise<void>;
   renameWindow(windowId: string, name: string): Promise<void>;
   /** Several renames in as few tmux calls as fit; a window that is gone is skipped. */

@@ -1,15 +1,19 @@
 // Pure builder/parser for tmux `-F` queries (no tmux here; unit-tested in test/tmux).
 //
-// A query names its fields; the format is `#{f1}␞#{f2}␞…#{fn}␞` — every field, including the
-// last, is followed by SEP — and tmux prints one such record per line. Parsing splits the whole
-// output on SEP only, so values may hold spaces, tabs and even newlines (a record's first field
-// just loses the one newline tmux put between records).
+// A query names its fields; the format is `#{f1}<sep>#{f2}<sep>…#{fn}<sep>` — every field,
+// including the last, is followed by the separator — and tmux prints one such record per line.
+// Parsing splits the whole output on the separator only, so values may hold spaces, tabs and
+// even newlines (a record's first field just loses the one newline tmux put between records).
 //
-// SEP is U+241E SYMBOL FOR RECORD SEPARATOR (libtmux's choice): printable, so tmux prints it
-// as is (the runner passes `-u`; without it a non-UTF-8 client sees `_`), and never part of an
-// id, number, path or name fleetcom puts in tmux. Control characters such as \x1f are no
-// better: a non-UTF-8 client gets them as `_` too. If a value ever does contain SEP the field
-// count no longer divides and parseRecords throws rather than mis-assigning fields.
+// Values are not trusted to be free of any fixed separator: window and session names and @
+// options are whatever a user, a task or a label put there (tmux 3.3a stores `\n`, `\t` and
+// U+241E in a window name as they are), and a name holding the separator once shifted every
+// later field — a crafted label moved another process's pid into its own pane's record. So a
+// query (formatQuery) gets a separator of its own: U+241E SYMBOL FOR RECORD SEPARATOR (printable,
+// so tmux prints it as is; the runner passes `-u`) followed by random hex. Nothing set before
+// the query can contain it; if the value count still does not divide, parsing throws rather
+// than mis-assigning fields.
+import { randomBytes } from 'node:crypto';
 
 export const SEP = '\u241e';
 
@@ -19,18 +23,40 @@ export type Fields = readonly string[];
 /** One parsed record: field name → raw string value as tmux printed it. */
 export type RawRecord<F extends Fields> = { [K in F[number]]: string };
 
-/** `['pane_id','@fleetcom-task']` → `#{pane_id}␞#{@fleetcom-task}␞`. */
-export function buildFormat(fields: Fields): string {
+/** A query's format and the parser of what tmux printed for it, sharing a fresh separator. */
+export interface FormatQuery<F extends Fields> {
+  format: string;
+  parse(output: string): RawRecord<F>[];
+  /** Exactly one record (a `display-message -p` or `new-window -P` query), or an error. */
+  parseOne(output: string): RawRecord<F>;
+}
+
+export function formatQuery<F extends Fields>(fields: F, separator: string = freshSeparator()): FormatQuery<F> {
+  return {
+    format: buildFormat(fields, separator),
+    parse: (output) => parseRecords(fields, output, separator),
+    parseOne: (output) => parseRecord(fields, output, separator),
+  };
+}
+
+/** SEP and 12 random hex digits: unguessable by whatever set a value before the query ran. */
+export function freshSeparator(): string {
+  return `${SEP}${randomBytes(6).toString('hex')}`;
+}
+
+/** `['pane_id','@fleetcom-task']` and `␞` → `#{pane_id}␞#{@fleetcom-task}␞`. */
+export function buildFormat(fields: Fields, separator: string): string {
   if (fields.length === 0) throw new Error('a format query needs at least one field');
   for (const f of fields) {
     if (!/^@?[A-Za-z0-9_-]+$/.test(f)) throw new Error(`not a plain format variable: ${f}`);
   }
-  return fields.map((f) => `#{${f}}${SEP}`).join('');
+  if (!separator.startsWith(SEP) || /[#{}]/.test(separator)) throw new Error('a separator starts with SEP and holds no format syntax');
+  return fields.map((f) => `#{${f}}${separator}`).join('');
 }
 
 /** Zips tmux's output of `buildFormat(fields)` back into one record per line. */
-export function parseRecords<F extends Fields>(fields: F, output: string): RawRecord<F>[] {
-  const pieces = output.split(SEP);
+export function parseRecords<F extends Fields>(fields: F, output: string, separator: string): RawRecord<F>[] {
+  const pieces = output.split(separator);
   const tail = pieces.pop() ?? '';
   if (tail.trim() !== '') throw new Error(`unexpected text after the last record: ${JSON.stringify(tail)}`);
   if (pieces.length % fields.length !== 0) {
@@ -49,8 +75,8 @@ export function parseRecords<F extends Fields>(fields: F, output: string): RawRe
 }
 
 /** Exactly one record (a `display-message -p` query), or an error. */
-export function parseRecord<F extends Fields>(fields: F, output: string): RawRecord<F> {
-  const records = parseRecords(fields, output);
+export function parseRecord<F extends Fields>(fields: F, output: string, separator: string): RawRecord<F> {
+  const records = parseRecords(fields, output, separator);
   if (records.length !== 1 || records[0] === undefined) {
     throw new Error(`expected one record from tmux, got ${records.length}`);
   }
@@ -68,6 +94,18 @@ export function parseRecord<F extends Fields>(fields: F, output: string): RawRec
  */
 export function escapeFormat(text: string): string {
   return text.replace(/#+(\[)?/g, (run: string, bracket: string | undefined) => (bracket ? run : run + run));
+}
+
+/**
+ * What a window name may hold of a label: control characters (tmux 3.3a stores a newline or an
+ * escape in a name as it is, and the status line would draw it) become spaces, and a long label
+ * is cut to `max` characters with `…` — tmux refuses a command over 16 KiB, and a 4 KiB label
+ * of `#` is four times that once escaped for style and format. The full label stays in the
+ * fleet's own records; the window name is only for display.
+ */
+export function windowLabel(text: string, max = 80): string {
+  const chars = Array.from(text.replace(/\p{Cc}/gu, ' '));
+  return chars.length <= max ? chars.join('') : `${chars.slice(0, max - 1).join('')}…`;
 }
 
 /** A label the status line draws literally: every `#` doubled (`#[x]` is no style). */

@@ -26,7 +26,9 @@
 //       paneDead (only once tmux has reaped the process), paneExited (3.3a's raw #{pane_dead}:
 //       pty closed, maybe not reaped), paneDeadStatus (null alive or signal death),
 //       paneDeadSignal, paneDeadTime, panePid, windowActivity (s),
-//       fleetcomTask, fleetcomRun, fleetcomSocket}
+//       fleetcomTask, fleetcomRun, fleetcomSocket}; a query's separator is fresh per call, so
+//       a name or option holding U+241E (or a whole forged record) stays in its own field
+//   livePanePids(paneIds) → Map paneId → pid of each pane alive now, read by pane id
 //   reapChildren(): `run-shell -b true`. tmux 3.3a misses a SIGCHLD now and then (~1 in 12
 //       fast exits here): the pane stays exited-but-not-dead and pane-died does NOT fire until
 //       another child of the server exits. listPanes calls this itself when it sees such a

@@ -1,6 +1,6 @@
 // Sessions, the server, and one-off format queries.
 import { TmuxError } from './errors.js';
-import { buildFormat, escapeFormat, parseRecord, parseRecords } from './format.js';
+import { escapeFormat, formatQuery } from './format.js';
 import type { TmuxRun } from './runner.js';
 import type { SpawnSpec } from './windows.js';
 
@@ -25,24 +25,25 @@ export async function newSession(tmux: TmuxRun, spec: NewSessionSpec): Promise<s
     ...(spec.height !== undefined ? ['-y', String(spec.height)] : []),
   ];
   const env = Object.entries(spec.env ?? {}).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
-  const fields = ['session_id'] as const;
+  const query = formatQuery(['session_id'] as const);
   const out = await tmux.runSequence(
-    [['new-session', '-d', '-P', '-F', buildFormat(fields), '-s', spec.name, '-c', escapeFormat(spec.cwd), ...size, ...env, '--', ...spec.argv]],
+    [['new-session', '-d', '-P', '-F', query.format, '-s', spec.name, '-c', escapeFormat(spec.cwd), ...size, ...env, '--', ...spec.argv]],
     { path: spec.path },
   );
-  return parseRecord(fields, out).session_id;
+  return query.parseOne(out).session_id;
 }
 
 /** The id of the session with exactly this name, or null (also when no server runs). */
 export async function sessionId(tmux: TmuxRun, name: string): Promise<string | null> {
+  const query = formatQuery(SESSION_FIELDS);
   let out: string;
   try {
-    out = await tmux.runSequence([['list-sessions', '-F', buildFormat(SESSION_FIELDS)]]);
+    out = await tmux.runSequence([['list-sessions', '-F', query.format]]);
   } catch (e) {
     if (e instanceof TmuxError && e.noServer) return null;
     throw e;
   }
-  return parseRecords(SESSION_FIELDS, out).find((s) => s.session_name === name)?.session_id ?? null;
+  return query.parse(out).find((s) => s.session_name === name)?.session_id ?? null;
 }
 
 export async function hasSession(tmux: TmuxRun, name: string): Promise<boolean> {

@@ -1,6 +1,6 @@
 // Creating, respawning and addressing task windows.
 import { TmuxError } from './errors.js';
-import { buildFormat, escapeFormat, parseIntOrNull, parseRecord, parseRecords } from './format.js';
+import { escapeFormat, formatQuery, parseIntOrNull, type FormatQuery } from './format.js';
 import type { TmuxRun } from './runner.js';
 
 export interface SpawnSpec {
@@ -55,8 +55,9 @@ function envArgs(env: Readonly<Record<string, string>> | undefined): string[] {
  * Proven in integration/tmux/new-window.test.ts.
  */
 export async function newWindow(tmux: TmuxRun, spec: NewWindowSpec): Promise<NewWindowResult> {
-  const out = await tmux.runSequence(newWindowCommands(spec), { path: spec.path });
-  return toResult(parseRecord(NEW_FIELDS, out));
+  const query = formatQuery(NEW_FIELDS);
+  const out = await tmux.runSequence(newWindowCommands(spec, query), { path: spec.path });
+  return toResult(query.parseOne(out));
 }
 
 /**
@@ -67,6 +68,8 @@ export async function newWindow(tmux: TmuxRun, spec: NewWindowSpec): Promise<New
  * windows made before it are returned as made).
  */
 export async function newWindows(tmux: TmuxRun, specs: readonly NewWindowSpec[]): Promise<Array<NewWindowResult | TmuxError>> {
+  const query = formatQuery(NEW_FIELDS);
+  const commands = (spec: NewWindowSpec) => newWindowCommands(spec, query);
   const results: Array<NewWindowResult | TmuxError> = [];
   let chunk: NewWindowSpec[] = [];
   let bytes = 0;
@@ -75,7 +78,7 @@ export async function newWindows(tmux: TmuxRun, specs: readonly NewWindowSpec[])
     let out: string;
     let failure: TmuxError | null = null;
     try {
-      out = await tmux.runSequence(chunk.flatMap(newWindowCommands), { path: chunk[0]?.path });
+      out = await tmux.runSequence(chunk.flatMap(commands), { path: chunk[0]?.path });
     } catch (error) {
       if (!(error instanceof TmuxError)) throw error;
       failure = error;
@@ -83,7 +86,7 @@ export async function newWindows(tmux: TmuxRun, specs: readonly NewWindowSpec[])
     }
     let made: NewWindowResult[] = [];
     try {
-      made = parseRecords(NEW_FIELDS, out).map(toResult);
+      made = query.parse(out).map(toResult);
     } catch (error) {
       if (failure === null) throw error;
     }
@@ -92,7 +95,7 @@ export async function newWindows(tmux: TmuxRun, specs: readonly NewWindowSpec[])
     bytes = 0;
   };
   for (const spec of specs) {
-    const size = commandBytes(newWindowCommands(spec));
+    const size = commandBytes(commands(spec));
     if (chunk.length > 0 && (bytes + size > BATCH_BYTES || spec.path !== chunk[0]?.path)) await flush();
     chunk.push(spec);
     bytes += size;
@@ -108,10 +111,10 @@ function commandBytes(commands: readonly (readonly string[])[]): number {
   return commands.reduce((sum, cmd) => sum + cmd.reduce((n, word) => n + Buffer.byteLength(word) + 1, 2), 0);
 }
 
-function newWindowCommands(spec: NewWindowSpec): string[][] {
+function newWindowCommands(spec: NewWindowSpec, query: FormatQuery<typeof NEW_FIELDS>): string[][] {
   const target = `${spec.session}:{end}`;
   const create = [
-    'new-window', '-d', '-a', '-P', '-F', buildFormat(NEW_FIELDS), '-t', target,
+    'new-window', '-d', '-a', '-P', '-F', query.format, '-t', target,
     '-n', escapeFormat(spec.name), '-c', escapeFormat(spec.cwd), ...envArgs(spec.env), '--', ...spec.argv,
   ];
   const options = Object.entries(spec.windowOptions ?? {}).map(([k, v]) => ['set-option', '-w', '-t', target, k, v]);
