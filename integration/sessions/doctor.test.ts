@@ -8,16 +8,14 @@ import { claudeSlug } from '../../src/harness/index.js';
 import { runCli } from '../helpers/cli.js';
 import { startFleet } from '../helpers/fleet.js';
 import { useSandbox } from '../helpers/sandbox.js';
-import { exitAgent, spawnIn, talk } from './kit.js';
+import { endedClaude, spawnIn, talk } from './kit.js';
 
 describe('fleetcom doctor', () => {
   it('--fix rewrites an entry whose transcript is gone to plain claude, keeping a backup, and says so', async () => {
     const sb = await useSandbox();
     const fleet = await startFleet(sb);
     const w = await sb.mkdir('home', 'w');
-    const task = await spawnIn(fleet, w, 'claude');
-    await talk(sb, task, 'claude', 'hello');
-    const id = (await exitAgent(sb, fleet, task)).conversationId!;
+    const { id } = await endedClaude(sb, fleet, w);
     const file = join(sb.dir, 'fix.json');
     expect((await fleet.cli('save', '--output', file)).exitCode).toBe(0);
     const before = readFileSync(file, 'utf8');

@@ -29,6 +29,15 @@ export async function exitAgent(sb: Sandbox, fleet: Fleet, task: LsRecord): Prom
   return fleet.waitTask(task.id, (t) => t.state === 'exited', 'exited');
 }
 
+/** A claude task in `dir` that was told `message` and exited: its record and conversation id. */
+export async function endedClaude(sb: Sandbox, fleet: Fleet, dir: string, message = 'hello'): Promise<{ task: LsRecord; id: string }> {
+  const task = await spawnIn(fleet, dir, 'claude');
+  await talk(sb, task, 'claude', message);
+  const ended = await exitAgent(sb, fleet, task);
+  if (ended.conversationId === null) throw new Error(`task ${task.id} ended without a conversation id`);
+  return { task: ended, id: ended.conversationId };
+}
+
 export interface SessionDoc {
   version?: number;
   name?: string;

@@ -11,7 +11,7 @@ import { typeLine, waitForText } from '../helpers/pane.js';
 import type { Sandbox } from '../helpers/sandbox.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { waitFor } from '../helpers/wait-for.js';
-import { exitAgent, READY, readDoc, recoveryDir, sessionsDir, snapshots, spawnIn, talk } from './kit.js';
+import { endedClaude, exitAgent, READY, readDoc, recoveryDir, sessionsDir, snapshots, spawnIn, talk } from './kit.js';
 
 function transcript(home: string, cwd: string, id: string): string {
   return join(home, 'projects', claudeSlug(cwd), `${id}.jsonl`);
@@ -39,11 +39,7 @@ describe('a conversation open elsewhere', () => {
     const first = await startFleet(sb);
     const [a, b, c, d] = await Promise.all(['a', 'b', 'c', 'd'].map((n) => sb.mkdir('home', 'w', n)));
     const ids: string[] = [];
-    for (const dir of [a!, b!, c!]) {
-      const task = await spawnIn(first, dir, 'claude');
-      await talk(sb, task, 'claude', `work in ${dir}`);
-      ids.push((await exitAgent(sb, first, task)).conversationId!);
-    }
+    for (const dir of [a!, b!, c!]) ids.push((await endedClaude(sb, first, dir, `work in ${dir}`)).id);
     await spawnIn(first, d!, 'sleep 600');
     expect((await first.cli('save', 'work')).exitCode).toBe(0);
     expect((await first.cli('down')).exitCode).toBe(0);
@@ -99,9 +95,7 @@ describe('a conversation open elsewhere', () => {
     const sb = await useSandbox();
     const fleet = await startFleet(sb);
     const w = await sb.mkdir('home', 'w');
-    const task = await spawnIn(fleet, w, 'claude');
-    await talk(sb, task, 'claude', 'hello');
-    const id = (await exitAgent(sb, fleet, task)).conversationId!;
+    const { task, id } = await endedClaude(sb, fleet, w);
     const registry = join(sb.env.CLAUDE_CONFIG_DIR!, 'sessions');
     await waitFor(() => readdirSync(registry).length === 0, { what: 'the exited claude to remove its registry record' });
 
