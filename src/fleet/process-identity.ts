@@ -2,6 +2,7 @@
 // while it lives; the kernel hands it out again later, so a lock that recorded only the pid
 // would take any later process with that number for its supervisor.
 import { readFileSync } from 'node:fs';
+import { startTimeOf } from '../ownership/proc.js';
 
 export interface ProcessIdentity {
   pid: number;
@@ -11,17 +12,8 @@ export interface ProcessIdentity {
   command: string;
 }
 
-/**
- * The start time in a /proc/<pid>/stat line, or null. The second field is the command name in
- * parentheses and may itself hold spaces and parentheses, so fields are counted after the last ')'.
- */
-export function startTimeOf(stat: string): string | null {
-  const close = stat.lastIndexOf(')');
-  if (close < 0) return null;
-  // After ')' come field 3 (state) onwards; starttime is field 22.
-  const start = stat.slice(close + 1).trim().split(/\s+/)[19];
-  return start !== undefined && /^\d+$/.test(start) ? start : null;
-}
+/** The start time in a /proc/<pid>/stat line, or null (one parser with the ownership checks). */
+export { startTimeOf };
 
 export function identityOf(pid: number): ProcessIdentity | null {
   if (!processExists(pid)) return null;

@@ -24,12 +24,25 @@ function readText(file: string): string | null {
   }
 }
 
-/** The fields of `/proc/<pid>/stat` after `pid (comm)`: comm may hold spaces and `)`. */
+/** The fields of a `/proc/<pid>/stat` line after `pid (comm)`: comm may hold spaces and `)`. */
+function fieldsOf(stat: string): string[] | null {
+  const close = stat.lastIndexOf(')');
+  return close === -1 ? null : stat.slice(close + 1).trim().split(/\s+/);
+}
+
 function statFields(proc: string, pid: number): string[] | null {
   const text = readText(path.join(proc, String(pid), 'stat'));
-  if (text === null) return null;
-  const close = text.lastIndexOf(')');
-  return close === -1 ? null : text.slice(close + 2).trim().split(' ');
+  return text === null ? null : fieldsOf(text);
+}
+
+/**
+ * Field 22 of a stat line: the start time in clock ticks after boot, as text. With the pid it
+ * names one process for good — the kernel hands a pid out again, never with the same start.
+ */
+export function startTimeOf(stat: string): string | null {
+  // fields[0] is field 3 (state), so field 22 is fields[19].
+  const start = fieldsOf(stat)?.[19];
+  return start !== undefined && /^\d+$/.test(start) ? start : null;
 }
 
 /** A running process (a zombie has ended: it holds no conversation any more). */
@@ -44,9 +57,8 @@ export function isRunning(proc: string, pid: number): boolean {
  * whose pid was reused by another process is recognised.
  */
 export function startTicks(proc: string, pid: number): string | null {
-  const fields = statFields(proc, pid);
-  // fields[0] is field 3 (state), so field 22 is fields[19].
-  return fields?.[19] ?? null;
+  const text = readText(path.join(proc, String(pid), 'stat'));
+  return text === null ? null : startTimeOf(text);
 }
 
 export function placeOf(proc: string, pid: number): ProcessPlace {
