@@ -1,0 +1,113 @@
+// The package as a user gets it: `npm pack` of this checkout (prepack empties dist/, prepare
+// builds it), installed with `npm install -g --prefix <tmp>`, and the installed `fleetcom` run
+// from that prefix's bin on a private tmux socket. Not part of `npm test`: packing rebuilds
+// dist/, which the integration tests read while they run. `.ci/run` runs it after them
+// (`npm run test:package`).
+import { execa } from 'execa';
+import { readFile, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { repoRoot } from '../helpers/cli.js';
+import { createSandbox, type Sandbox } from '../helpers/sandbox.js';
+import { waitFor } from '../helpers/wait-for.js';
+
+let sb: Sandbox;
+let tarball: string;
+let prefix: string;
+let files: string[];
+
+// npm keeps this machine's network settings (a CA bundle, a proxy: without them it retries for
+// minutes), cache and registry, none of which is fleetcom state; HOME is the sandbox's, and
+// everything the installed fleetcom sees comes from the sandbox.
+async function npm(args: string[], cwd: string): Promise<string> {
+  const { stdout } = await execa('npm', args, {
+    cwd,
+    env: { HOME: sb.home, npm_config_cache: npmCache, npm_config_registry: npmRegistry, npm_config_update_notifier: 'false' },
+  });
+  return stdout;
+}
+let npmCache = '';
+let npmRegistry = '';
+
+beforeAll(async () => {
+  npmCache = (await execa('npm', ['config', 'get', 'cache'])).stdout.trim();
+  npmRegistry = (await execa('npm', ['config', 'get', 'registry'])).stdout.trim();
+  sb = await createSandbox();
+  const packed = JSON.parse(await npm(['pack', '--json', '--pack-destination', sb.dir], repoRoot)) as {
+    filename: string;
+    files: { path: string }[];
+  }[];
+  tarball = join(sb.dir, packed[0]!.filename);
+  files = packed[0]!.files.map((f) => f.path);
+  prefix = join(sb.dir, 'prefix');
+  await npm(['install', '-g', '--prefix', prefix, '--no-audit', '--no-fund', tarball], sb.dir);
+}, 600_000);
+
+afterAll(async () => {
+  await sb?.cleanup();
+});
+
+/** The installed bin, found through PATH like a user's shell finds it. */
+function fleetcom(args: string[]) {
+  return execa('fleetcom', args, {
+    cwd: sb.dir,
+    env: { ...sb.env, PATH: `${join(prefix, 'bin')}:${sb.env.PATH}` },
+    extendEnv: false,
+    reject: false,
+    timeout: 60_000,
+  });
+}
+
+describe('the packed tarball', () => {
+  it('carries the built CLI, its README and package.json, and nothing for development', () => {
+    expect(files).toContain('dist/cli.js');
+    expect(files).toContain('package.json');
+    expect(files).toContain('README.md');
+    const stray = files.filter((f) => !f.startsWith('dist/') && f !== 'package.json' && f !== 'README.md');
+    expect(stray).toEqual([]);
+    expect(files.filter((f) => f.endsWith('.map') || f.endsWith('.ts'))).toEqual([]);
+  });
+
+  it('installs its runtime dependencies only', async () => {
+    const deps = await readdir(join(prefix, 'lib', 'node_modules', 'fleetcom', 'node_modules'));
+    expect(deps).toContain('commander');
+    expect(deps).not.toContain('vitest');
+    expect(deps).not.toContain('typescript');
+  });
+
+  it('prints its version from the installed bin', async () => {
+    const version = JSON.parse(await readFile(join(repoRoot, 'package.json'), 'utf8')).version as string;
+    const r = await fleetcom(['--version']);
+    expect({ code: r.exitCode, out: r.stdout, err: r.stderr }).toEqual({ code: 0, out: version, err: '' });
+  });
+
+  it('explains a claude launch', async () => {
+    const r = await fleetcom(['explain', '--json', '--', 'claude']);
+    expect(r.exitCode).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ harness: 'claude', form: 'bare' });
+  });
+
+  it('runs a whole fleet: up --detach, run, ls --json, save, down', async () => {
+    const up = await fleetcom(['up', '--detach', '--tmux-socket', sb.socket, '--tmux-session', 'installed']);
+    expect({ code: up.exitCode, out: up.stdout }).toEqual({ code: 0, out: 'installed' });
+    const run = await fleetcom(['run', '--name', 'agent', '--', 'claude']);
+    expect(run.exitCode).toBe(0);
+    const id = run.stdout.trim();
+    const record = await waitFor(async () => {
+      const ls = await fleetcom(['ls', '--json']);
+      const tasks = JSON.parse(ls.stdout) as { id: number; name: string | null; harness: string | null; state: string }[];
+      return tasks.find((t) => String(t.id) === id && t.state === 'running');
+    }, { what: 'the claude task running in ls --json', timeout: 30_000 });
+    expect(record).toMatchObject({ name: 'agent', harness: 'claude' });
+    expect(await sb.tmux('list-windows', '-t', 'installed', '-F', '#{window_name}')).toContain('agent');
+    const save = await fleetcom(['save', 'installed']);
+    expect(save.exitCode).toBe(0);
+    const recipe = JSON.parse(await readFile(join(sb.env.FLEETCOM_CONFIG_DIR!, 'sessions', 'installed.json'), 'utf8'));
+    expect(recipe).toMatchObject({ version: 1, name: 'installed' });
+    const down = await fleetcom(['down']);
+    expect(down.exitCode).toBe(0);
+    await waitFor(async () => (await sb.tmux('list-sessions').catch(() => '')).includes('installed:') === false, {
+      what: 'the fleet session to close',
+    });
+  });
+});
