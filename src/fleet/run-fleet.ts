@@ -25,6 +25,7 @@ import { installRerunKey, restoreRerunKey } from './rerun-key.js';
 import { cliPaths, fleetRuntime } from './runtime-files.js';
 import { readState } from './state-file.js';
 import { Supervisor } from './supervisor.js';
+import { nameSupervisorWindow, restoreSupervisorWindow } from './supervisor-window.js';
 import { fleetTmux } from './tmux-adapter.js';
 import { paneDiedChannel, paneDiedHook } from './tmux-commands.js';
 
@@ -104,6 +105,7 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
     await recovery.close(true); // the final snapshot, marked closed
     await supervisor.stopAll();
     await tearDown(tmux, files, supervisor, opts.rerunKey, log);
+    await restoreSupervisorWindow(tmux, pane).catch((e: Error) => log(`could not restore this window's name: ${e.message}`));
     await closeServer();
     setImmediate(() => stop({ down: true, code: 0 }));
   })());
@@ -128,6 +130,7 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
       for (const error of result.errors) log(`not loaded: ${error}`);
       for (const line of result.skipped) log(`skipped: ${line}`);
     }
+    await nameSupervisorWindow(tmux, pane).catch((e: Error) => log(`could not name this window: ${e.message}`));
     recovery.start();
     if (supervisor.size > 0) recovery.changed(); // adopted tasks start a snapshot too
     log(`fleet up in tmux session '${sessionName}' (control socket ${files.socket})`);
@@ -157,6 +160,7 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
   ui?.close();
   ui = null;
   if (!result.down) {
+    await restoreSupervisorWindow(tmux, pane).catch(() => undefined); // this pane supervises no more
     await recovery.close(false); // kept, not closed: the tasks live on in tmux
     await closeServer();
   }

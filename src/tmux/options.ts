@@ -10,6 +10,11 @@ export async function unsetWindowOption(tmux: TmuxRun, target: string, name: str
   await tmux.runSequence([['set-option', '-w', '-u', '-t', target, name]]);
 }
 
+/** The window's own value of an option: '' when it has none (only a global value applies). */
+export async function showLocalWindowOption(tmux: TmuxRun, target: string, name: string): Promise<string> {
+  return (await tmux.runSequence([['show-options', '-w', '-q', '-v', '-t', target, name]])).replace(/\n$/, '');
+}
+
 export async function setSessionOption(tmux: TmuxRun, session: string, name: string, value: string): Promise<void> {
   await tmux.runSequence([['set-option', '-t', session, name, value]]);
 }
