@@ -1,12 +1,15 @@
 // Declares every command's arguments and options; actions only dispatch to run<Name>.
 import { Option, type Command } from 'commander';
+import { GROUP_BY } from '../config/values.js';
 import type { Deps } from '../deps.js';
+import { UsageError } from '../errors.js';
 
 /** Receives the chosen command's run; `main` awaits it after parsing. */
 export type Dispatch = (run: () => Promise<number>) => void;
 
 // Each command's module is imported when that command runs, so `--version`, `--help` and the
 // small commands do not load the supervisor, the dashboard, chokidar or execa (cold start).
+const config = () => import('./config.js');
 const doctor = () => import('./doctor.js');
 const explain = () => import('./explain.js');
 const keys = () => import('./keys.js');
@@ -15,6 +18,11 @@ const save = () => import('./save.js');
 const sessions = () => import('./sessions.js');
 const tasks = () => import('./tasks.js');
 const up = () => import('./up.js');
+
+function wholeSeconds(value: string): number {
+  if (!/^\d{1,5}$/.test(value) || Number(value) < 1 || Number(value) > 86_400) throw new UsageError(`--idle-seconds ${value}: expected a whole number of seconds from 1 to 86400`);
+  return Number(value);
+}
 
 const example = (lines: string) => `\nExamples:\n${lines}`;
 
@@ -27,7 +35,9 @@ export function registerCommands(program: Command, deps: Deps, dispatch: Dispatc
     .option('--detach', 'outside tmux: print the tmux session name instead of attaching')
     .option('--tmux-session <name>', 'outside tmux: the tmux session to create (default fleetcom)')
     .option('--tmux-socket <path>', 'outside tmux: the tmux server socket to use')
-    .option('--rerun-key <key>', "the prefix-table key that reruns a task ('none' disables)", 'r')
+    .option('--rerun-key <key>', "the prefix-table key that reruns a task ('none' disables; default r or config.json)")
+    .option('--idle-seconds <n>', 'seconds without output before a task shows as idle (default 10 or config.json)', wholeSeconds)
+    .addOption(new Option('--group-by <how>', "the dashboard's grouping at start (default state or config.json)").choices(GROUP_BY))
     .addHelpText('after', example('  fleetcom up\n  fleetcom up --headless work\n  fleetcom up --detach --tmux-session agents'))
     .action((session: string | undefined, opts) => dispatch(async () => (await up()).runUp(session, opts, deps)));
 
@@ -139,9 +149,16 @@ export function registerCommands(program: Command, deps: Deps, dispatch: Dispatc
   program
     .command('keys')
     .description('print tmux.conf lines equivalent to the bindings up installs')
-    .option('--rerun-key <key>', 'the key', 'r')
+    .option('--rerun-key <key>', 'the key (default r or config.json)')
     .addHelpText('after', example('  fleetcom keys >> ~/.tmux.conf'))
     .action((opts) => dispatch(async () => (await keys()).runKeys(opts, deps)));
+
+  program
+    .command('config')
+    .description('print the settings up runs with and where each comes from (config.json or default)')
+    .option('--json', 'print one JSON object')
+    .addHelpText('after', example('  fleetcom config\n  fleetcom config --json'))
+    .action((opts) => dispatch(async () => (await config()).runConfig(opts, deps)));
 
   program
     .command('explain')

@@ -16,32 +16,38 @@ import { TmuxRunner } from '../tmux/runner.js';
 import { hasSession, newSession } from '../tmux/sessions.js';
 import { assertVersion } from '../tmux/version.js';
 import { readSessionArg } from './recipe-io.js';
+import type { Settings } from '../config/keys.js';
+import { effectiveSettings } from '../config/settings.js';
+import { TMUX_KEY } from '../config/values.js';
 
-export interface UpOptions {
+export interface UpOptions extends Partial<Settings> {
   headless?: boolean;
   detach?: boolean;
   tmuxSession?: string;
   tmuxSocket?: string;
-  rerunKey: string;
 }
 
 export async function runUp(session: string | undefined, opts: UpOptions, deps: Deps): Promise<number> {
   const inside = Boolean(deps.env.TMUX) && opts.tmuxSocket === undefined && opts.tmuxSession === undefined;
-  if (opts.rerunKey !== 'none' && !/^[^\s'"]{1,16}$/.test(opts.rerunKey)) throw new UsageError(`--rerun-key ${opts.rerunKey} is not a tmux key name`);
+  if (opts.rerunKey !== undefined && opts.rerunKey !== 'none' && !TMUX_KEY.test(opts.rerunKey)) throw new UsageError(`--rerun-key ${opts.rerunKey} is not a tmux key name`);
+  // config.json under the flags; a bad file stops `up` here, before tmux is touched.
+  const { settings } = effectiveSettings(deps, { rerunKey: opts.rerunKey, idleSeconds: opts.idleSeconds, groupBy: opts.groupBy });
   if (inside) {
     if (opts.detach) throw new UsageError('--detach is for starting a fleet from outside tmux');
     const load: RecipeTask[] = session ? (await readSessionArg(session, deps)).tasks : [];
     // The dashboard needs a terminal; without one (or --headless) log lines go to stderr.
+    const grouping = settings.groupBy === 'dir' ? 'directory' : settings.groupBy;
+    const idleMs = settings.idleSeconds * 1000;
     const ui = opts.headless || !process.stdin.isTTY
       ? null
-      : (context: FleetUiContext) => startDashboard({ ...context, input: process.stdin, output: process.stdout, stderr: deps.stderr });
-    return runFleet(deps, { rerunKey: opts.rerunKey, load, ui });
+      : (context: FleetUiContext) => startDashboard({ ...context, grouping, idleMs, input: process.stdin, output: process.stdout, stderr: deps.stderr });
+    return runFleet(deps, { rerunKey: settings.rerunKey, idleMs, load, ui });
   }
   if (opts.headless) throw new UsageError('--headless runs only inside tmux (the supervisor needs a pane)');
-  return startOutside(session, opts, deps);
+  return startOutside(session, opts, settings, deps);
 }
 
-async function startOutside(session: string | undefined, opts: UpOptions, deps: Deps): Promise<number> {
+async function startOutside(session: string | undefined, opts: UpOptions, settings: Settings, deps: Deps): Promise<number> {
   const env = callerEnv(deps);
   delete env.TMUX;
   delete env.TMUX_PANE;
@@ -60,7 +66,8 @@ async function startOutside(session: string | undefined, opts: UpOptions, deps: 
   if (await hasSession(tmux, name)) throw new FleetError(`tmux session '${name}' already exists and holds no fleet; choose another with --tmux-session`);
   const global = await showGlobalEnvironment(tmux).catch(() => ({}));
   const cli = cliPaths();
-  const argv = [cli.node, cli.script, 'up', '--rerun-key', opts.rerunKey, ...(session ? [session] : [])];
+  const argv = [cli.node, cli.script, 'up', '--rerun-key', settings.rerunKey, '--idle-seconds', String(settings.idleSeconds),
+    '--group-by', settings.groupBy, ...(session ? [session] : [])];
   await newSession(tmux, { name, cwd: deps.cwd, argv, env: windowEnv(env, global, {}), path: env.PATH });
   await waitForFleet(files.socket, name);
   return attachOrName(tmux, name, opts, deps);

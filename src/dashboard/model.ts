@@ -61,8 +61,8 @@ export interface Section {
 }
 
 /** Pure: a task and what the loop knows of its screen → its row. */
-export function rowOf(task: Task, now: number, line: string): Row {
-  const state = taskState(task, now);
+export function rowOf(task: Task, now: number, line: string, idleMs?: number): Row {
+  const state = taskState(task, now, idleMs);
   return {
     id: task.id,
     run: task.run,

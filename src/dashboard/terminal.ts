@@ -8,7 +8,7 @@ import { capturePanes } from '../tmux/screens.js';
 import { perform, type ActionDeps } from './actions.js';
 import { decodeKeys } from './input.js';
 import { handleKey, openLoad, type Action } from './keys.js';
-import { initialUi, latestLine, rowOf, type Ui } from './model.js';
+import { initialUi, latestLine, rowOf, type Grouping, type Ui } from './model.js';
 import { render, type LineStyle } from './view.js';
 
 export interface TerminalIn {
@@ -33,6 +33,10 @@ export interface DashboardDeps extends ActionDeps {
   output: TerminalOut;
   /** Where the log lines of the dashboard's life are written once the screen is restored. */
   stderr: Output;
+  /** The grouping at start (config.json `groupBy`, up --group-by). */
+  grouping?: Grouping;
+  /** Output silence after which a running task is idle. */
+  idleMs?: number;
 }
 
 export interface Dashboard {
@@ -59,7 +63,7 @@ const HISTORY_LINES = 30;
 
 export function startDashboard(deps: DashboardDeps): Dashboard {
   const { input, output } = deps;
-  let ui: Ui = { ...initialUi, status: 'press ? for help' };
+  let ui: Ui = { ...initialUi, grouping: deps.grouping ?? initialUi.grouping, status: 'press ? for help' };
   let drawn: string[] = [];
   let visible: number[] = [];
   let pending: NodeJS.Timeout | null = null;
@@ -74,7 +78,7 @@ export function startDashboard(deps: DashboardDeps): Dashboard {
     const now = deps.now();
     return tasks().map((t) => {
       const known = lines.get(t.id);
-      return rowOf(t, now, known && known.run === t.run ? known.line : '');
+      return rowOf(t, now, known && known.run === t.run ? known.line : '', deps.idleMs);
     });
   };
 

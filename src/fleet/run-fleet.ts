@@ -31,6 +31,8 @@ import { paneDiedChannel, paneDiedHook } from './tmux-commands.js';
 
 export interface FleetOptions {
   rerunKey: string;
+  /** Output silence after which a running task is idle (config.json `idleSeconds`). */
+  idleMs: number;
   /** Tasks of a recipe to load at start (already resolved by the CLI). */
   load: RecipeTask[];
   /** The user interface (the dashboard), or null: log lines go to stderr. */
@@ -73,6 +75,7 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
     now: deps.now,
     newId: randomUUID,
     log,
+    idleMs: opts.idleMs,
     onChange: () => onChange(),
   });
   const watchers = new CaptureWatchers(supervisor, log);

@@ -30,6 +30,8 @@ export interface SupervisorDeps {
   newId: () => string;
   log: (line: string) => void;
   onChange: () => void;
+  /** Output silence after which a running task is idle (default IDLE_AFTER_MS). */
+  idleMs?: number;
 }
 
 export interface Spec {
@@ -58,9 +60,11 @@ export class Supervisor {
   /** Namespaces of dead supervisors whose adopted tasks may still write captures. */
   private readonly adoptedNamespaces = new Set<string>();
   private queue: Promise<unknown> = Promise.resolve();
-  private readonly names = new WindowNames();
+  private readonly names: WindowNames;
 
-  constructor(private readonly deps: SupervisorDeps) {}
+  constructor(private readonly deps: SupervisorDeps) {
+    this.names = new WindowNames(deps.idleMs);
+  }
 
   handle(request: Request): Promise<unknown> {
     return this.enqueue(() => dispatch(this, request));
@@ -150,7 +154,7 @@ export class Supervisor {
   list(): LsRecord[] {
     const now = this.deps.now();
     const ids = this.currentIds(now);
-    return [...this.tasks.values()].map((task) => lsRecord(task, now, ids.get(task.id) ?? null));
+    return [...this.tasks.values()].map((task) => lsRecord(task, now, ids.get(task.id) ?? null, this.deps.idleMs));
   }
 
   find(ref: string): Task {
@@ -298,7 +302,7 @@ export class Supervisor {
     void this.refreshName(task);
     this.changed();
     const now = this.deps.now();
-    return lsRecord(task, now, this.currentIds(now).get(task.id) ?? null);
+    return lsRecord(task, now, this.currentIds(now).get(task.id) ?? null, this.deps.idleMs);
   }
 
   /** The fleet as recipe entries, agents as their resume commands (precedence 1-4). */

@@ -39,11 +39,12 @@ export interface Task extends TaskRecord {
   captured: string | null;
 }
 
+/** The default of `idleSeconds` (config.json, up --idle-seconds). */
 export const IDLE_AFTER_MS = 10_000;
 
-export function taskState(task: Task, now: number): TaskState {
+export function taskState(task: Task, now: number, idleMs = IDLE_AFTER_MS): TaskState {
   if (task.endedAt !== null) return 'exited';
-  return now - task.lastOutputAt >= IDLE_AFTER_MS ? 'idle' : 'running';
+  return now - task.lastOutputAt >= idleMs ? 'idle' : 'running';
 }
 
 export function evidenceOf(task: TaskRecord): RunEvidence | null {
@@ -65,12 +66,12 @@ export function labelOf(task: Pick<TaskRecord, 'name' | 'command'>): string {
 }
 
 /** The window name: state glyph and label (display-safe), `#` doubled so the status line shows no style. */
-export function windowName(task: Task, now: number): string {
-  return escapeStyle(`${stateGlyph(task, now)} ${windowLabel(labelOf(task))}`);
+export function windowName(task: Task, now: number, idleMs = IDLE_AFTER_MS): string {
+  return escapeStyle(`${stateGlyph(task, now, idleMs)} ${windowLabel(labelOf(task))}`);
 }
 
-export function stateGlyph(task: Task, now: number): string {
-  const state = taskState(task, now);
+export function stateGlyph(task: Task, now: number, idleMs = IDLE_AFTER_MS): string {
+  const state = taskState(task, now, idleMs);
   if (state === 'exited') return task.exitStatus === 0 ? '✓' : '✗';
   return state === 'idle' ? '∙' : '✻';
 }

@@ -1,8 +1,8 @@
 // Read-only views of tasks for clients (`ls --json`, product.md §2.1).
 import { rewriteCommand, type Resolved } from '../harness/index.js';
-import { taskState, type LsRecord, type Task } from './task.js';
+import { IDLE_AFTER_MS, taskState, type LsRecord, type Task } from './task.js';
 
-export function lsRecord(task: Task, now: number, resolved: Resolved | null): LsRecord {
+export function lsRecord(task: Task, now: number, resolved: Resolved | null, idleMs = IDLE_AFTER_MS): LsRecord {
   const source = resolved && resolved.source !== 'correlation' ? resolved.source : null;
   const id = source ? resolved!.id : null;
   return {
@@ -13,7 +13,7 @@ export function lsRecord(task: Task, now: number, resolved: Resolved | null): Ls
     name: task.name,
     group: task.group,
     tagged: task.tagged,
-    state: taskState(task, now),
+    state: taskState(task, now, idleMs),
     exitStatus: task.exitStatus,
     killed: task.killed,
     harness: task.harness,

@@ -5,9 +5,12 @@ import { windowName, type Task } from './task.js';
 export class WindowNames {
   private readonly given = new Map<number, string>();
 
+  /** `idleMs`: output silence after which a running task's glyph turns idle. */
+  constructor(private readonly idleMs?: number) {}
+
   /** The task's window name when it differs from the last one given (now recorded), else null. */
   changed(task: Task, now: number): string | null {
-    const name = windowName(task, now);
+    const name = windowName(task, now, this.idleMs);
     if (this.given.get(task.id) === name) return null;
     this.given.set(task.id, name);
     return name;

@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, configPath, parseConfig } from '../../src/config/file.js';
+import { mergeSettings } from '../../src/config/settings.js';
+
+const FILE = '/h/.config/fleetcom/config.json';
+
+function refusal(text: string): { key: string | null; reason: string; message: string; exitCode: number } {
+  try {
+    parseConfig(text, FILE);
+  } catch (e) {
+    if (!(e instanceof ConfigError)) throw e;
+    return { key: e.key, reason: e.reason, message: e.message, exitCode: e.exitCode };
+  }
+  throw new Error(`accepted: ${text}`);
+}
+
+describe('configPath', () => {
+  it.each([
+    ['FLEETCOM_CONFIG_DIR first', { FLEETCOM_CONFIG_DIR: '/f', XDG_CONFIG_HOME: '/x' }, '/f/config.json'],
+    ['then XDG_CONFIG_HOME', { XDG_CONFIG_HOME: '/x' }, '/x/fleetcom/config.json'],
+    ['then ~/.config', {}, '/h/.config/fleetcom/config.json'],
+    ['a relative XDG_CONFIG_HOME is ignored, as the XDG spec says', { XDG_CONFIG_HOME: 'rel' }, '/h/.config/fleetcom/config.json'],
+    ['an empty FLEETCOM_CONFIG_DIR counts as unset', { FLEETCOM_CONFIG_DIR: '' }, '/h/.config/fleetcom/config.json'],
+  ])('%s', (_title, env, expected) => {
+    expect(configPath(env, '/h')).toBe(expected);
+  });
+});
+
+describe('parseConfig', () => {
+  it('accepts every key, and an empty object', () => {
+    expect(parseConfig('{"rerunKey": "C-r", "idleSeconds": 30, "groupBy": "dir"}', FILE)).toEqual({ rerunKey: 'C-r', idleSeconds: 30, groupBy: 'dir' });
+    expect(parseConfig('{}', FILE)).toEqual({});
+    expect(parseConfig('\uFEFF{"rerunKey": "none"}', FILE)).toEqual({ rerunKey: 'none' });
+  });
+
+  it.each([
+    ['a wrong type', '{"idleSeconds": "30"}', 'idleSeconds', 'expected a number'],
+    ['a fraction of a second', '{"idleSeconds": 2.5}', 'idleSeconds', 'expected a whole number of seconds'],
+    ['zero seconds', '{"idleSeconds": 0}', 'idleSeconds', 'expected at least 1'],
+    ['an unknown grouping', '{"groupBy": "directory"}', 'groupBy', 'expected one of state, dir, group'],
+    ['a key with a space', '{"rerunKey": "C r"}', 'rerunKey', "expected a tmux key name such as r or C-r, or 'none'"],
+    ['a key with a quote', `{"rerunKey": "r'"}`, 'rerunKey', "expected a tmux key name such as r or C-r, or 'none'"],
+    ['an unknown key (a typo)', '{"rerunkey": "x"}', 'rerunkey', 'unknown key (known: rerunKey, idleSeconds, groupBy)'],
+    ['null for a key', '{"groupBy": null}', 'groupBy', 'expected one of state, dir, group'],
+  ])('refuses %s, naming the file, the key and the reason (exit 2)', (_title, text, key, reason) => {
+    expect(refusal(text)).toEqual({ key, reason, message: `${FILE}: ${key}: ${reason}`, exitCode: 2 });
+  });
+
+  it('refuses the whole file when one key of several is bad', () => {
+    expect(refusal('{"rerunKey": "x", "idleSeconds": -1}').key).toBe('idleSeconds');
+  });
+
+  it.each([
+    ['an array', '[]'],
+    ['a string', '"r"'],
+    ['null', 'null'],
+  ])('refuses %s instead of an object', (_title, text) => {
+    expect(refusal(text)).toMatchObject({ key: null, reason: 'expected a JSON object of settings' });
+  });
+
+  it('names the line and column of a JSON syntax error', () => {
+    expect(refusal('{\n  "rerunKey": "r",\n}')).toMatchObject({ key: 'line 3, column 1', reason: expect.stringMatching(/^invalid JSON: /) });
+  });
+});
+
+describe('mergeSettings', () => {
+  it('uses the defaults without a file or flags', () => {
+    expect(mergeSettings({}, {})).toEqual({
+      settings: { rerunKey: 'r', idleSeconds: 10, groupBy: 'state' },
+      sources: { rerunKey: 'default', idleSeconds: 'default', groupBy: 'default' },
+    });
+  });
+
+  it('takes the file over the defaults and a flag over the file', () => {
+    expect(mergeSettings({ rerunKey: 'C-r', idleSeconds: 30 }, { idleSeconds: 5 })).toEqual({
+      settings: { rerunKey: 'C-r', idleSeconds: 5, groupBy: 'state' },
+      sources: { rerunKey: 'file', idleSeconds: 'flag', groupBy: 'default' },
+    });
+  });
+});
