@@ -9,6 +9,7 @@ export type Dispatch = (run: () => Promise<number>) => void;
 
 // Each command's module is imported when that command runs, so `--version`, `--help` and the
 // small commands do not load the supervisor, the dashboard, chokidar or execa (cold start).
+const completion = () => import('./completion.js');
 const config = () => import('./config.js');
 const doctor = () => import('./doctor.js');
 const explain = () => import('./explain.js');
@@ -170,6 +171,20 @@ export function registerCommands(program: Command, deps: Deps, dispatch: Dispatc
     .passThroughOptions()
     .addHelpText('after', example('  fleetcom explain -- claude\n  fleetcom explain --json --id 019f5453-de22-7240-b2e5-0d32692aa6d9 -- codex'))
     .action((words: string[], opts) => dispatch(async () => (await explain()).runExplain(words, opts, deps)));
+
+  program
+    .command('completion')
+    .description('print a shell completion script to source (bash, zsh or fish)')
+    .argument('<shell>', 'bash, zsh or fish')
+    .addHelpText('after', example('  source <(fleetcom completion bash)      # in ~/.bashrc\n  source <(fleetcom completion zsh)       # in ~/.zshrc\n  fleetcom completion fish | source       # in ~/.config/fish/config.fish'))
+    .action((shell: string) => dispatch(async () => (await completion()).runCompletion(shell, deps)));
+
+  // The completion scripts' question: the words after `fleetcom` (after --), the last one
+  // being completed; the answer is one `value<TAB>description` a line.
+  program
+    .command('__complete', { hidden: true })
+    .argument('[words...]')
+    .action((words: string[]) => dispatch(async () => (await completion()).runComplete(words, program, deps)));
 
   program
     .command('_pane-died', { hidden: true })

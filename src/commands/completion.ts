@@ -1,0 +1,81 @@
+// `fleetcom completion <shell>` prints a script to source; `fleetcom __complete <words…>` is
+// what that script runs at each Tab. __complete must answer at once: without a fleet the task
+// list is empty (no socket, nothing to wait for) and a fleet that does not answer within a
+// second is skipped.
+import type { Command, Help, Option } from 'commander';
+import { candidates, formatCandidates, type Candidate, type CommandShape, type OptionShape, type ProgramShape, type Sources } from '../completion/candidates.js';
+import { completionScript, SHELLS, type Shell } from '../completion/scripts.js';
+import type { Deps } from '../deps.js';
+import { UsageError } from '../errors.js';
+import type { LsRecord } from '../fleet/task.js';
+import { listSessions } from '../sessions/index.js';
+import { ask } from './ask.js';
+import { sessionDirOf } from './recipe-io.js';
+
+const FLEET_WAIT_MS = 1_000;
+
+export async function runCompletion(shell: string, deps: Deps): Promise<number> {
+  if (!(SHELLS as readonly string[]).includes(shell)) throw new UsageError(`completion: no script for '${shell}' (bash, zsh or fish)`);
+  deps.stdout.write(completionScript(shell as Shell));
+  return 0;
+}
+
+export async function runComplete(words: readonly string[], program: Command, deps: Deps): Promise<number> {
+  const found = await candidates(shapeOf(program), words.length === 0 ? [''] : words, sources(deps));
+  deps.stdout.write(formatCandidates(found));
+  return 0;
+}
+
+function sources(deps: Deps): Sources {
+  return {
+    task: () => fleetTasks(deps),
+    session: async () => (await listSessions(sessionDirOf(deps))).saved.map((s) => ({
+      value: s.name,
+      description: s.tasks === null ? 'unreadable' : `${s.tasks} command(s)`,
+    })),
+    snapshot: async () => (await listSessions(sessionDirOf(deps))).recovery.map((r) => ({
+      value: r.file.replace(/^.*\//, '').replace(/\.json$/, ''),
+      description: `${r.label}${r.closed ? '' : ', not closed'}`,
+    })),
+    shell: async () => SHELLS.map((s) => ({ value: s, description: '' })),
+  };
+}
+
+/** The running fleet's tasks, labels as descriptions; none when there is no fleet or it is slow. */
+async function fleetTasks(deps: Deps): Promise<Candidate[]> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), FLEET_WAIT_MS)));
+  try {
+    const tasks = (await Promise.race([ask(deps, { op: 'ls' }), late])) as LsRecord[] | null;
+    return (tasks ?? []).map((t) => ({ value: String(t.id), description: `${t.name ?? t.command} (${t.state})` }));
+  } catch {
+    return [];
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** What commander's help shows: visible commands and options, --help and --version included. */
+function shapeOf(program: Command): ProgramShape {
+  const help = program.createHelp();
+  return { commands: help.visibleCommands(program).map((c) => commandShape(c, help)), options: help.visibleOptions(program).map(optionShape) };
+}
+
+function commandShape(cmd: Command, help: Help): CommandShape {
+  return {
+    name: cmd.name(),
+    description: cmd.description(),
+    options: help.visibleOptions(cmd).map(optionShape),
+    args: cmd.registeredArguments.map((a) => ({ name: a.name(), variadic: a.variadic })),
+  };
+}
+
+function optionShape(option: Option): OptionShape {
+  return {
+    long: option.long ?? option.flags,
+    short: option.short ?? null,
+    description: option.description,
+    takesValue: option.required || option.optional,
+    choices: option.argChoices ?? null,
+  };
+}
