@@ -8,9 +8,7 @@ import { completionScript, SHELLS, type Shell } from '../completion/scripts.js';
 import type { Deps } from '../deps.js';
 import { UsageError } from '../errors.js';
 import type { LsRecord } from '../fleet/task.js';
-import { listSessions } from '../sessions/index.js';
 import { ask } from './ask.js';
-import { sessionDirOf } from './recipe-io.js';
 
 const FLEET_WAIT_MS = 1_000;
 
@@ -27,13 +25,18 @@ export async function runComplete(words: readonly string[], program: Command, de
 }
 
 function sources(deps: Deps): Sources {
+  // The session store (and zod with it) loads only when a session name is being completed.
+  const listSessions = async () => {
+    const [{ listSessions: list }, { sessionDirOf }] = await Promise.all([import('../sessions/index.js'), import('./recipe-io.js')]);
+    return list(sessionDirOf(deps));
+  };
   return {
     task: () => fleetTasks(deps),
-    session: async () => (await listSessions(sessionDirOf(deps))).saved.map((s) => ({
+    session: async () => (await listSessions()).saved.map((s) => ({
       value: s.name,
       description: s.tasks === null ? 'unreadable' : `${s.tasks} command(s)`,
     })),
-    snapshot: async () => (await listSessions(sessionDirOf(deps))).recovery.map((r) => ({
+    snapshot: async () => (await listSessions()).recovery.map((r) => ({
       value: r.file.replace(/^.*\//, '').replace(/\.json$/, ''),
       description: `${r.label}${r.closed ? '' : ', not closed'}`,
     })),
