@@ -114,6 +114,26 @@ describe('a conversation open elsewhere', () => {
     expect(rerun.exitCode, rerun.stderr).toBe(0);
     expect(await fleet.task(task.id)).toMatchObject({ run: 1, command: `claude --resume '${id}'` });
   });
+
+  it('a codex conversation held by a codex outside the fleet (its rollout open) is skipped by load', async () => {
+    const sb = await useSandbox();
+    const fleet = await startFleet(sb);
+    const w = await sb.mkdir('home', 'w');
+    const task = await spawnIn(fleet, w, 'codex');
+    await talk(sb, task, 'codex', 'write the tests');
+    const id = (await exitAgent(sb, fleet, task)).conversationId!;
+    const pane = (await sb.tmux('new-session', '-d', '-P', '-F', '#{pane_id}', '-s', 'outside', '-c', w, `codex resume ${id}`)).trim();
+    await waitForText(sb, pane, READY.codex);
+    await writeFile(join(sb.dir, 'codex.json'), JSON.stringify({ version: 1, name: 'codex', dirs: { [w]: [`codex resume '${id}'`] } }));
+
+    const loaded = await fleet.cli('load', './codex.json');
+    expect(loaded.exitCode, loaded.stderr).toBe(0);
+    expect(loaded.stderr).toMatch(new RegExp(`skipped: .*conversation ${id} is open in pid \\d+ on /dev/pts/\\d+ \\(tmux pane ${pane}\\)`));
+    expect(loaded.stderr).toContain("loaded 'codex': 0 task(s)");
+    const doctor = await fleet.cli('doctor', './codex.json');
+    expect(doctor.exitCode).toBe(1);
+    expect(doctor.stdout).toContain('open files in /proc');
+  });
 });
 
 describe('agent homes in a recipe', () => {
