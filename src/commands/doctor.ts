@@ -11,7 +11,7 @@ import { checkEntry, type DoctorContext, type EntryReport, type EntryToCheck } f
 import { formatDoctorTable } from './doctor-table.js';
 import type { LsRecord } from '../fleet/task.js';
 import { detect } from '../harness/index.js';
-import type { FleetHolder } from '../ownership/index.js';
+import { sharedOpenFiles, type FleetHolder } from '../ownership/index.js';
 import { expandDir, expandHomes, readRecipeFile, resolveSession, serializeRecipe, writeRecipeAtomic, type Recipe } from '../sessions/index.js';
 import { userHome } from '../paths.js';
 import { ask } from './ask.js';
@@ -40,6 +40,7 @@ export async function runDoctor(session: string | undefined, opts: DoctorOptions
   const context: DoctorContext = {
     fleet: tasks.filter((t) => t.state !== 'exited' && t.conversationId !== null).map(holderOf),
     tmuxSocket: deps.env.TMUX?.split(',')[0] || null,
+    liveness: sharedOpenFiles(),
     fixHint: opts.fleet ? 'a rerun starts it fresh; save again to keep that' : `fleetcom doctor --fix ${session ?? ''} starts it fresh`.replace(/ +starts/, ' starts'),
   };
   const report = opts.fleet ? await doctorFleet(tasks, context, deps) : await doctorSession(session ?? '', opts.fix === true, context, deps);

@@ -2,7 +2,7 @@
 // transcript corrupt it (claude happily runs `--resume <id>` of a conversation another pane
 // holds). load, recover and rerun ask here before they spawn.
 import { detect, resolveHome, type Resolved } from '../harness/index.js';
-import { conversationLiveness, fleetHolderOf, holderText, type FleetHolder, type LivenessOptions } from '../ownership/index.js';
+import { conversationLiveness, fleetHolderOf, holderText, sharedOpenFiles, type FleetHolder, type LivenessOptions } from '../ownership/index.js';
 import type { Task } from './task.js';
 
 export type Holding =
@@ -57,6 +57,7 @@ export function unheldSpecs<T extends { command: string; cwd: string; env: Recor
   fleet: readonly FleetHolder[],
   opts: LivenessOptions = {},
 ): { start: T[]; skipped: string[] } {
+  const shared = sharedOpenFiles(opts);
   const start: T[] = [];
   const skips: Array<{ cwd: string; cmd: string; id: string; holding: Holding }> = [];
   const seen = new Set<string>();
@@ -64,7 +65,7 @@ export function unheldSpecs<T extends { command: string; cwd: string; env: Recor
   for (const spec of specs) {
     const detection = detect(spec.command);
     const id = detection.form === 'resume' ? detection.targetId : null;
-    const holding = holderOf(spec.command, spec.env, fleet, opts);
+    const holding = holderOf(spec.command, spec.env, fleet, shared);
     if (id !== null && holding) skips.push({ cwd: spec.cwd, cmd: spec.command, id, holding });
     else if (id !== null && seen.has(id)) twice.push(`${spec.cwd}: ${spec.command}: conversation ${id} is named twice in this recipe; started once`);
     else start.push(spec);

@@ -1,6 +1,6 @@
 import { findRollout, type HarnessName } from '../harness/index.js';
 import { claudeLiveness } from './claude-registry.js';
-import { openersOf, placeOf, PROC_ROOT, type ProcessPlace } from './proc.js';
+import { openFiles, placeOf, PROC_ROOT, type OpenFiles, type ProcessPlace } from './proc.js';
 
 // Is a conversation open in some process right now? Each agent leaves a different trace:
 // claude a registry record, codex an open rollout file, grok nothing. "unknown" is an
@@ -14,7 +14,17 @@ export type Liveness =
 export interface LivenessOptions {
   /** The proc file system (tests pass a crafted one). */
   proc?: string;
+  /** One scan of open files shared by many checks (see sharedOpenFiles). */
+  openFiles?: () => OpenFiles | null;
 }
+
+/** Options whose open-file scan runs once, at the first codex check, for all that follow. */
+export function sharedOpenFiles(opts: LivenessOptions = {}): LivenessOptions {
+  let scan: OpenFiles | null | undefined;
+  return { ...opts, openFiles: () => (scan === undefined ? (scan = openFiles(opts.proc ?? PROC_ROOT, isRollout)) : scan) };
+}
+
+const isRollout = (target: string) => target.endsWith('.jsonl') && target.includes('/rollout-');
 
 export function conversationLiveness(harness: HarnessName, home: string, id: string, opts: LivenessOptions = {}): Liveness {
   const proc = opts.proc ?? PROC_ROOT;
@@ -22,7 +32,7 @@ export function conversationLiveness(harness: HarnessName, home: string, id: str
     case 'claude':
       return claudeLiveness(home, id, proc);
     case 'codex':
-      return codexLiveness(home, id, proc);
+      return codexLiveness(home, id, proc, opts.openFiles ?? (() => openFiles(proc, isRollout)));
     case 'grok':
       return { state: 'unknown', source: 'grok keeps no record of running sessions', why: 'only this fleet\'s tasks can be checked' };
   }
@@ -33,13 +43,13 @@ export function conversationLiveness(harness: HarnessName, home: string, id: str
  * holds `sessions/…/rollout-…-<id>.jsonl` open after the first turn), so a process with that
  * file open is the conversation's holder.
  */
-function codexLiveness(home: string, id: string, proc: string): Liveness {
+function codexLiveness(home: string, id: string, proc: string, scan: () => OpenFiles | null): Liveness {
   const rollout = findRollout(home, id);
   if (rollout === null) return { state: 'free', source: 'codex rollout (none exists)' };
-  const openers = openersOf(proc, rollout);
-  if (openers === null) return { state: 'unknown', source: `open files in ${proc}`, why: `${proc} cannot be read` };
-  const source = `open files in ${proc}${openers.unreadable > 0 ? ` (${openers.unreadable} process(es) of other users not readable)` : ''}`;
-  const [pid] = openers.pids;
+  const open = scan();
+  if (open === null) return { state: 'unknown', source: `open files in ${proc}`, why: `${proc} cannot be read` };
+  const source = `open files in ${proc}${open.unreadable > 0 ? ` (${open.unreadable} process(es) of other users not readable)` : ''}`;
+  const pid = open.holders.get(rollout);
   return pid === undefined ? { state: 'free', source } : { state: 'live', source, holder: placeOf(proc, pid) };
 }
 

@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { conversationLiveness, describePlace, readClaudeRegistry } from '../../src/ownership/index.js';
+import { conversationLiveness, describePlace, readClaudeRegistry, sharedOpenFiles } from '../../src/ownership/index.js';
 import { fakeProc, tempRoot, type FakeProcess } from './proc-tree.js';
 
 const ID = 'c8c4a5cc-0b32-4ba0-a6b4-6ed08c218e0d';
@@ -137,6 +137,19 @@ describe('codex: a process holding the rollout open', () => {
     const live = conversationLiveness('codex', home, CID, { proc });
     expect(live).toMatchObject({ state: 'free' });
     expect(live.source).toContain('1 process(es) of other users not readable');
+  });
+
+  it('scans open files once for every check sharing sharedOpenFiles (a load of many codex)', () => {
+    const t = tempRoot();
+    cleanup.push(t.done);
+    const home = join(t.dir, 'codex-home');
+    const file = rollout(home);
+    const proc = fakeProc(t.dir, [{ pid: 10, start: '1' }]);
+    const shared = sharedOpenFiles({ proc });
+    expect(conversationLiveness('codex', home, CID, shared)).toMatchObject({ state: 'free' });
+    fakeProc(t.dir, [{ pid: 11, start: '2', open: [file] }]); // opened after the scan
+    expect(conversationLiveness('codex', home, CID, shared)).toMatchObject({ state: 'free' });
+    expect(conversationLiveness('codex', home, CID, { proc })).toMatchObject({ state: 'live', holder: { pid: 11 } });
   });
 
   it('is unknown when the proc file system cannot be read', () => {
