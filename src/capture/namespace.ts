@@ -118,10 +118,33 @@ export function parseCaptureName(name: string): { taskId: number; run: number } 
   return { taskId, run };
 }
 
+/**
+ * Paths read back from state.json or a window option are only claims: a damaged or planted
+ * record could name any file or directory of the user's. fleetcom deletes only what it made —
+ * a namespace directly under the capture root, and a capture file directly in one of the
+ * fleet's own namespaces — whatever the record says.
+ */
+export function isNamespaceOf(root: string, dir: string): boolean {
+  const path = resolve(dir);
+  return dirname(path) === resolve(root) && NAMESPACE_NAME.test(basename(path));
+}
+
+/** The capture file lies directly in one of `namespaces` and is named like a capture file. */
+export function isCaptureFileIn(namespaces: readonly string[], path: string): boolean {
+  const file = resolve(path);
+  return parseCaptureName(basename(file)) !== null && namespaces.some((dir) => resolve(dir) === dirname(file));
+}
+
+/** The file is named like a capture file and lies directly in a namespace under `root`. */
+export function isCaptureFileUnder(root: string, path: string): boolean {
+  const file = resolve(path);
+  return parseCaptureName(basename(file)) !== null && isNamespaceOf(root, dirname(file));
+}
+
 /** Delete a run's capture file (task removed, or its rerun spawned); a missing file is fine. */
-export function deleteCaptureFile(path: string): void {
-  if (!parseCaptureName(basename(path))) {
-    throw new CaptureSetupError(path, 'is not a capture file; refusing to delete it');
+export function deleteCaptureFile(path: string, namespaces: readonly string[]): void {
+  if (!isCaptureFileIn(namespaces, path)) {
+    throw new CaptureSetupError(path, "is not a capture file in this fleet's namespaces; refusing to delete it");
   }
   try {
     unlinkSync(path);
@@ -131,9 +154,9 @@ export function deleteCaptureFile(path: string): void {
 }
 
 /** `fleetcom down` only: remove this namespace directory and what is in it, nothing else. */
-export function removeNamespace(dir: string): void {
-  if (!NAMESPACE_NAME.test(basename(dir))) {
-    throw new CaptureSetupError(dir, 'is not a capture namespace; refusing to remove it');
+export function removeNamespace(dir: string, root: string): void {
+  if (!isNamespaceOf(root, dir)) {
+    throw new CaptureSetupError(dir, `is not a capture namespace in ${root}; refusing to remove it`);
   }
   let stat: Stats;
   try {

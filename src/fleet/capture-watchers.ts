@@ -11,6 +11,8 @@ export class CaptureWatchers {
 
   constructor(
     private readonly supervisor: Supervisor,
+    /** The capture root: only namespaces directly in it are ever removed. */
+    private readonly root: string,
     private readonly log: (line: string) => void,
   ) {}
 
@@ -38,7 +40,7 @@ export class CaptureWatchers {
     for (const dir of this.supervisor.releaseIdleNamespaces()) {
       void this.watchers.get(dir)?.then((w) => w?.close());
       this.watchers.delete(dir);
-      removeNamespace(dir);
+      removeNamespace(dir, this.root);
       this.log(`removed the capture namespace ${dir} of an earlier supervisor`);
     }
   }

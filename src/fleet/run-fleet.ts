@@ -16,6 +16,7 @@ import { TmuxRunner, type TmuxRun } from '../tmux/runner.js';
 import { displayMessage } from '../tmux/sessions.js';
 import { assertVersion } from '../tmux/version.js';
 import { adoptTasks } from './adopt.js';
+import { trustedPaths } from './adopted-paths.js';
 import { CaptureWatchers } from './capture-watchers.js';
 import { hearDeaths } from './death-channel.js';
 import type { FleetUi, StartUi } from './fleet-ui.js';
@@ -78,7 +79,7 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
     idleMs: opts.idleMs,
     onChange: () => onChange(),
   });
-  const watchers = new CaptureWatchers(supervisor, log);
+  const watchers = new CaptureWatchers(supervisor, root, log);
   // This incarnation's recovery snapshot; the supervisor builds the recipe.
   const recovery = fleetRecovery({ env, startedAt: new Date(deps.now()), pid: process.pid, tasks: () => supervisor.recipe(), log });
   onChange = () => {
@@ -107,7 +108,7 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
     await supervisor.handle({ op: 'status' }); // wait for requests in flight
     await recovery.close(true); // the final snapshot, marked closed
     await supervisor.stopAll();
-    await tearDown(tmux, files, supervisor, opts.rerunKey, log);
+    await tearDown(tmux, files, root, supervisor, opts.rerunKey, log);
     await restoreSupervisorWindow(tmux, pane).catch((e: Error) => log(`could not restore this window's name: ${e.message}`));
     await closeServer();
     setImmediate(() => stop({ down: true, code: 0 }));
@@ -124,7 +125,7 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
 
   try {
     await setSessionOption(tmux, sessionId, 'history-limit', HISTORY_LIMIT);
-    await adopt(supervisor, tmux, { sessionId, files, env, cwd: deps.cwd, now: deps.now(), log });
+    await adopt(supervisor, tmux, { sessionId, files, root, env, cwd: deps.cwd, now: deps.now(), log });
     await watchers.follow();
     watchers.dropIdle();
     if (opts.rerunKey !== 'none') await installRerunKey(tmux, opts.rerunKey, cliPaths());
@@ -184,7 +185,7 @@ function fleetLog(deps: Deps, env: Record<string, string>, toUi: (line: string) 
 async function adopt(
   supervisor: Supervisor,
   tmux: TmuxRun,
-  at: { sessionId: string; files: RuntimeFiles; env: Record<string, string>; cwd: string; now: number; log: (line: string) => void },
+  at: { sessionId: string; files: RuntimeFiles; root: string; env: Record<string, string>; cwd: string; now: number; log: (line: string) => void },
 ): Promise<void> {
   const state = readState(at.files.state, at.log);
   const adoption = adoptTasks(await fleetTmux(tmux, at.sessionId).listPanes(), state, {
@@ -192,7 +193,7 @@ async function adopt(
   });
   for (const warning of adoption.warnings) at.log(`warning: ${warning}`);
   const namespace = state?.namespace && existsSync(state.namespace) ? state.namespace : null;
-  await supervisor.adopt({ tasks: adoption.tasks, nextId: adoption.nextId, namespace });
+  await supervisor.adopt(trustedPaths({ tasks: adoption.tasks, nextId: adoption.nextId, namespace }, at.root, (w) => at.log(`warning: ${w}`)));
   if (adoption.tasks.length > 0) at.log(`adopted ${adoption.tasks.length} task(s)`);
   await supervisor.settle(); // scrapes panes that died meanwhile
 }
@@ -210,9 +211,9 @@ function startWakeups(tmux: TmuxRun, socket: string, supervisor: Supervisor, log
 }
 
 /** `down` only: bindings restored, namespaces and state.json removed (tasks already stopped). */
-async function tearDown(tmux: TmuxRun, files: RuntimeFiles, supervisor: Supervisor, key: string, log: (l: string) => void): Promise<void> {
+async function tearDown(tmux: TmuxRun, files: RuntimeFiles, root: string, supervisor: Supervisor, key: string, log: (l: string) => void): Promise<void> {
   if (key !== 'none') await restoreRerunKey(tmux, key).catch((e: Error) => log(`could not restore the ${key} key: ${e.message}`));
-  for (const dir of supervisor.namespaces()) removeNamespace(dir);
+  for (const dir of supervisor.namespaces()) removeNamespace(dir, root);
   rmSync(files.state, { force: true });
   log('fleet down');
 }

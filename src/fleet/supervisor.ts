@@ -1,6 +1,6 @@
 // The supervisor's task table and every operation on it. tmux owns the tasks' terminals;
 // this class only decides, asks tmux through FleetTmux, and persists what it learned.
-import { rmSync } from 'node:fs';
+import { deleteCaptureFile } from '../capture/namespace.js';
 import { FleetError } from '../errors.js';
 import { detect, resolveId, rewriteCommand, scrapeExit, type Resolved, type RunEvidence } from '../harness/index.js';
 import { currentIds, recipeOf } from './resolution.js';
@@ -237,7 +237,7 @@ export class Supervisor {
       run, command, ...fieldsOf(launch), spawnedAt: this.deps.now(), lastOutputAt: this.deps.now(), exitHint: null, exitStatus: null,
       killed: false, endedAt: null, captured: null, everHeld: [...new Set(held)],
     });
-    if (oldCapture) rmSync(oldCapture, { force: true });
+    if (oldCapture) this.deleteCapture(oldCapture);
     this.deps.log(`task ${task.id} rerun ${run}: ${command}`);
     await this.refreshName(task);
     this.changed();
@@ -345,9 +345,18 @@ export class Supervisor {
   private forget(task: Task, why: string): void {
     this.tasks.delete(task.id);
     this.names.forget(task.id);
-    if (task.captureFile) rmSync(task.captureFile, { force: true });
+    if (task.captureFile) this.deleteCapture(task.captureFile);
     this.deps.log(`task ${task.id} ${why}`);
     this.changed();
+  }
+
+  /** Only a capture file in one of this fleet's namespaces is deleted, whatever a record says. */
+  private deleteCapture(file: string): void {
+    try {
+      deleteCaptureFile(file, this.namespaces());
+    } catch (error) {
+      this.deps.log(`${(error as Error).message}`);
+    }
   }
 
   private changed(): void {

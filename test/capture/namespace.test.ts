@@ -13,7 +13,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { isMainThread } from 'node:worker_threads';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CLAUDE_SETTINGS, CODEX_NOTIFY_SCRIPT } from '../../src/capture/assets.js';
@@ -245,16 +245,29 @@ describe('capture paths', () => {
   it('deletes a capture file, and a missing one is fine', () => {
     const file = join(tmp, 'task-1-1.json');
     writeFileSync(file, '{}');
-    deleteCaptureFile(file);
+    deleteCaptureFile(file, [tmp]);
     expect(existsSync(file)).toBe(false);
-    expect(() => deleteCaptureFile(file)).not.toThrow();
+    expect(() => deleteCaptureFile(file, [tmp])).not.toThrow();
   });
 
   it('refuses to delete anything that is not named like a capture file', () => {
     const file = join(tmp, 'claude-settings.json');
     writeFileSync(file, '{}');
-    expect(() => deleteCaptureFile(file)).toThrow(CaptureSetupError);
+    expect(() => deleteCaptureFile(file, [tmp])).toThrow(CaptureSetupError);
     expect(existsSync(file)).toBe(true);
+  });
+
+  it.each([
+    ['another directory', (ns: string) => join(ns, '..', 'elsewhere', 'task-1-1.json')],
+    ['a subdirectory of the namespace', (ns: string) => join(ns, 'sub', 'task-1-1.json')],
+    ['the parent of the namespace', (ns: string) => join(ns, '..', 'task-1-1.json')],
+  ])('refuses a capture-named file in %s (a record read back names it)', (_where, place) => {
+    const ns = join(tmp, 'ns');
+    const file = place(ns);
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, 'keep');
+    expect(() => deleteCaptureFile(file, [ns])).toThrow(/not a capture file in this fleet's namespaces/);
+    expect(readFileSync(file, 'utf8')).toBe('keep');
   });
 });
 
@@ -266,17 +279,28 @@ describe('removeNamespace', () => {
     writeFileSync(join(gone.dir, 'task-1-1.json'), '{}');
     writeFileSync(join(root, 'foreign'), 'keep');
     const before = snapshot(keep.dir);
-    removeNamespace(gone.dir);
+    removeNamespace(gone.dir, root);
     expect(existsSync(gone.dir)).toBe(false);
     expect(snapshot(keep.dir)).toEqual(before);
     expect(readdirSync(root).sort()).toEqual([keep.dir.slice(root.length + 1), 'foreign'].sort());
-    expect(() => removeNamespace(gone.dir)).not.toThrow();
+    expect(() => removeNamespace(gone.dir, root)).not.toThrow();
+  });
+
+  it('refuses a directory named like a namespace outside the capture root', () => {
+    const root = join(tmp, 'root');
+    mkdirSync(root);
+    const elsewhere = join(tmp, 'home', '3-abcdefabcdef');
+    mkdirSync(elsewhere, { recursive: true });
+    writeFileSync(join(elsewhere, 'work'), 'keep');
+    expect(() => removeNamespace(elsewhere, root)).toThrow(/not a capture namespace in/);
+    expect(() => removeNamespace(join(root, 'x', '..', '..', 'home', '3-abcdefabcdef'), root)).toThrow(CaptureSetupError);
+    expect(readFileSync(join(elsewhere, 'work'), 'utf8')).toBe('keep');
   });
 
   it.each(['/', 'sessions', 'x-abcdefabcdef', '1-ABCDEFABCDEF'])('refuses a directory named %j', (name) => {
     const dir = name.startsWith('/') ? name : join(tmp, name);
     if (!name.startsWith('/')) mkdirSync(dir);
-    expect(() => removeNamespace(dir)).toThrow(CaptureSetupError);
+    expect(() => removeNamespace(dir, tmp)).toThrow(CaptureSetupError);
     expect(existsSync(dir)).toBe(true);
   });
 
@@ -284,7 +308,7 @@ describe('removeNamespace', () => {
     mkdirSync(join(tmp, 'target'));
     writeFileSync(join(tmp, 'target', 'f'), 'keep');
     symlinkSync(join(tmp, 'target'), join(tmp, '3-abcdefabcdef'));
-    expect(() => removeNamespace(join(tmp, '3-abcdefabcdef'))).toThrow(/not a directory/);
+    expect(() => removeNamespace(join(tmp, '3-abcdefabcdef'), tmp)).toThrow(/not a directory/);
     expect(readFileSync(join(tmp, 'target', 'f'), 'utf8')).toBe('keep');
   });
 });
