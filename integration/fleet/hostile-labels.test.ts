@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
+import { processExists } from '../../src/fleet/process-identity.js';
 import { quoteShell } from '../../src/harness/quote.js';
 import { normalizeGroup, normalizeLabel } from '../../src/sessions/recipe.js';
 import { SEP } from '../../src/tmux/format.js';
@@ -17,18 +18,9 @@ function bystander(): number {
   const pid = child.pid;
   if (pid === undefined) throw new Error('sleep did not start');
   onTestFinished(() => {
-    if (isAlive(pid)) process.kill(-pid, 'SIGKILL');
+    if (processExists(pid)) process.kill(-pid, 'SIGKILL');
   });
   return pid;
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 interface Spec {
@@ -60,7 +52,7 @@ describe('hostile labels, groups and commands', () => {
     const killed = await fleet.cli('kill', String(id));
     expect(killed.exitCode).toBe(0);
     expect(await fleet.waitTask(id, (t) => t.state === 'exited', 'exited')).toMatchObject({ killed: true, name: forged });
-    expect(isAlive(victim)).toBe(true);
+    expect(processExists(victim)).toBe(true);
   });
 
   it('every task round-trips through ls --json, save and load, and kill stops only its own (seeded)', async () => {
@@ -100,6 +92,6 @@ describe('hostile labels, groups and commands', () => {
     expect((await fleet.cli('kill', String(target))).exitCode).toBe(0);
     const after = await fleet.ls();
     expect(after.filter((t) => t.state === 'exited').map((t) => t.id)).toEqual([target]);
-    expect(isAlive(victim)).toBe(true);
+    expect(processExists(victim)).toBe(true);
   }, 180_000);
 });
