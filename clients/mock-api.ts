@@ -14,6 +14,12 @@ import type { AddressInfo } from 'node:net';
 export const MOCK_MODEL = 'mock-model';
 /** Every reply starts with this, so a test can wait for it on screen. */
 export const REPLY_MARK = 'fleetcom-mock-reply';
+/**
+ * A user message containing this gets a tool call instead of text (claude: the Bash tool
+ * running TOOL_COMMAND), so a test can make the client ask for permission.
+ */
+export const TOOL_CALL_MARK = 'fleetcom-mock-tool-call';
+export const TOOL_COMMAND = 'touch fleetcom-permission-probe';
 const TITLE_REPLY = 'Mock task title';
 
 export interface RecordedRequest {
@@ -89,9 +95,13 @@ function route(method: string, path: string, body: unknown, res: ServerResponse,
 function anthropicMessage(body: unknown, res: ServerResponse, nextReply: (input: string) => string): void {
   const b = asRecord(body);
   const model = typeof b.model === 'string' ? b.model : MOCK_MODEL;
-  const text = nextReply(lastUserText(b.messages));
+  const input = lastUserText(b.messages);
   const id = `msg_mock_${Date.now().toString(36)}`;
   const usage = { input_tokens: 12, output_tokens: 6, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+  // Only the turn itself offers tools; the title request that comes with a first message does not.
+  const offersBash = Array.isArray(b.tools) && b.tools.some((t) => asRecord(t).name === 'Bash');
+  if (input.includes(TOOL_CALL_MARK) && offersBash && b.stream === true) return anthropicToolCall(id, model, usage, res);
+  const text = nextReply(input);
   if (b.stream !== true) {
     json(res, 200, {
       id, type: 'message', role: 'assistant', model, content: [{ type: 'text', text }],
@@ -109,6 +119,22 @@ function anthropicMessage(body: unknown, res: ServerResponse, nextReply: (input:
   sse('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text } });
   sse('content_block_stop', { type: 'content_block_stop', index: 0 });
   sse('message_delta', { type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: 6 } });
+  sse('message_stop', { type: 'message_stop' });
+  res.end();
+}
+
+/** One streamed `tool_use` of claude's Bash tool: the client then asks before running it. */
+function anthropicToolCall(id: string, model: string, usage: Record<string, number>, res: ServerResponse): void {
+  const sse = startSse(res, { 'request-id': `req_${id}` });
+  const input = JSON.stringify({ command: TOOL_COMMAND, description: 'Create a probe file' });
+  sse('message_start', {
+    type: 'message_start',
+    message: { id, type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: 1 } },
+  });
+  sse('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: `toolu_${id}`, name: 'Bash', input: {} } });
+  sse('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: input } });
+  sse('content_block_stop', { type: 'content_block_stop', index: 0 });
+  sse('message_delta', { type: 'message_delta', delta: { stop_reason: 'tool_use', stop_sequence: null }, usage: { output_tokens: 6 } });
   sse('message_stop', { type: 'message_stop' });
   res.end();
 }

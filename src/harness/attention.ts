@@ -1,0 +1,155 @@
+// Attention: whether an agent is working, waiting for the user, or waiting for a permission,
+// from the agent's own structured signals (claude's hooks, codex's notifier), never from its
+// screen. Pure: payload values in, states out.
+//
+// Only a payload's event name, conversation id, `notification_type` and `message` are read;
+// everything else a payload carries (the prompt, the last assistant message, paths) is never
+// copied out of here.
+import { z } from 'zod';
+import { isValidId } from './ids.js';
+
+export type Attention = 'working' | 'waiting' | 'permission';
+
+/** What one payload says, reduced to what attention needs. */
+export interface AttentionSignal {
+  /** The hook or notifier event, for log lines. */
+  event: string;
+  /** The conversation the payload belongs to. */
+  sessionId: string;
+  /** The state it leads to; null: the task is ending (its state shows the exit). */
+  attention: Attention | null;
+  /** Human text worth showing (claude's Notification `message`), else null. */
+  message: string | null;
+  /** True when the payload starts a conversation in the pane (claude SessionStart, e.g. /clear). */
+  starts: boolean;
+}
+
+export interface AttentionState {
+  attention: Attention | null;
+  /** ms since epoch of the last change of `attention`; null when it is null. */
+  since: number | null;
+  message: string | null;
+  /** The pane's current conversation: events for any other id are not the task's. */
+  conversation: string | null;
+}
+
+/** Longest `message` kept: enough for a notification line, bounded against a forged payload. */
+const MESSAGE_MAX = 200;
+
+// Unknown keys are fine (new client versions add keys); the known ones must have these types.
+const claudeEvent = z.looseObject({
+  hook_event_name: z.string(),
+  session_id: z.string(),
+  notification_type: z.string().optional(),
+  message: z.string().optional(),
+});
+
+const codexNotify = z.looseObject({
+  type: z.string(),
+  'thread-id': z.string(),
+});
+
+export type SignalResult = { kind: 'signal'; signal: AttentionSignal } | { kind: 'ignored'; why: string };
+
+/** One claude hook payload (an events-file line, already JSON-parsed). */
+export function claudeSignal(payload: unknown): SignalResult {
+  const parsed = claudeEvent.safeParse(payload);
+  if (!parsed.success) return { kind: 'ignored', why: `not a claude hook payload (${issueText(parsed.error)})` };
+  const { hook_event_name: event, session_id: sessionId } = parsed.data;
+  if (!isValidId(sessionId)) return { kind: 'ignored', why: `${event}: session_id is not a valid id` };
+  const base = { event, sessionId, message: null, starts: false };
+  switch (event) {
+    case 'UserPromptSubmit':
+      return signal({ ...base, attention: 'working' });
+    case 'Stop':
+      return signal({ ...base, attention: 'waiting' });
+    case 'SessionStart':
+      return signal({ ...base, attention: 'waiting', starts: true });
+    case 'SessionEnd':
+      return signal({ ...base, attention: null });
+    case 'Notification': {
+      const message = cleanMessage(parsed.data.message);
+      if (parsed.data.notification_type === 'permission_prompt') return signal({ ...base, attention: 'permission', message });
+      // idle_prompt comes about 60 s after a Stop: still waiting, now with claude's words for it.
+      if (parsed.data.notification_type === 'idle_prompt') return signal({ ...base, attention: 'waiting', message });
+      return { kind: 'ignored', why: `Notification of type ${JSON.stringify(parsed.data.notification_type ?? null)}` };
+    }
+    default:
+      return { kind: 'ignored', why: `hook ${JSON.stringify(event)} carries no attention` };
+  }
+}
+
+/** One codex notify payload (a capture-file line): a completed turn waits for the user. */
+export function codexSignal(payload: unknown): SignalResult {
+  const parsed = codexNotify.safeParse(payload);
+  if (!parsed.success) return { kind: 'ignored', why: `not a codex notify payload (${issueText(parsed.error)})` };
+  if (parsed.data.type !== 'agent-turn-complete') return { kind: 'ignored', why: `codex notify of type ${JSON.stringify(parsed.data.type)}` };
+  const sessionId = parsed.data['thread-id'];
+  if (!isValidId(sessionId)) return { kind: 'ignored', why: 'agent-turn-complete: thread-id is not a valid id' };
+  return signal({ event: 'agent-turn-complete', sessionId, attention: 'waiting', message: null, starts: false });
+}
+
+export const NO_ATTENTION: AttentionState = { attention: null, since: null, message: null, conversation: null };
+
+export type Step =
+  | { kind: 'changed'; state: AttentionState; from: Attention | null }
+  | { kind: 'same'; state: AttentionState }
+  | { kind: 'ignored'; why: string };
+
+/**
+ * The state after one signal at `now`. A signal of another conversation (a subagent, a
+ * background worker, another task's leaked environment) changes nothing; one that starts a
+ * conversation in the pane makes it the current one. `since` moves only when the state does,
+ * so a repeated Stop or an idle reminder keeps the time the wait began.
+ */
+export function applySignal(state: AttentionState, signal: AttentionSignal, now: number): Step {
+  const conversation = signal.starts ? signal.sessionId : state.conversation;
+  if (conversation !== null && signal.sessionId !== conversation) {
+    return { kind: 'ignored', why: `${signal.event} of conversation ${signal.sessionId}, not the task's ${conversation}` };
+  }
+  const attention = signal.attention;
+  if (attention === state.attention) {
+    const message = signal.message ?? (attention === 'waiting' || attention === 'permission' ? state.message : null);
+    return { kind: 'same', state: { ...state, conversation, message } };
+  }
+  return {
+    kind: 'changed',
+    from: state.attention,
+    state: { attention, since: attention === null ? null : now, message: signal.message, conversation },
+  };
+}
+
+/**
+ * codex has no prompt event: once it waits, new output more than `afterMs` after the wait
+ * began means the user gave it something to do. Output within that margin is the tail of the
+ * reply that the notifier raced.
+ */
+export function workingFromOutput(state: AttentionState, lastOutputAt: number, afterMs: number): AttentionState | null {
+  if (state.attention !== 'waiting' || state.since === null) return null;
+  if (lastOutputAt <= state.since + afterMs) return null;
+  return { ...state, attention: 'working', since: lastOutputAt, message: null };
+}
+
+/** True for the transitions a user is told about: into permission, or a turn ending. */
+export function worthNotifying(from: Attention | null, to: Attention | null): boolean {
+  if (to === 'permission') return from !== 'permission';
+  // A fresh or resumed prompt (null → waiting) is not news: the user just started the task.
+  return to === 'waiting' && (from === 'working' || from === 'permission');
+}
+
+function signal(s: AttentionSignal): SignalResult {
+  return { kind: 'signal', signal: s };
+}
+
+/** Control characters out (the text reaches terminals and tmux), length bounded. */
+function cleanMessage(message: string | undefined): string | null {
+  if (message === undefined) return null;
+  // eslint-disable-next-line no-control-regex
+  const text = message.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').trim();
+  if (text === '') return null;
+  return text.length > MESSAGE_MAX ? `${text.slice(0, MESSAGE_MAX - 1)}…` : text;
+}
+
+function issueText(error: z.ZodError): string {
+  return error.issues.map((issue) => `${issue.path.join('.') || '(payload)'}: ${issue.message}`).join('; ');
+}

@@ -1,0 +1,125 @@
+// The event → attention machine, fed the real claude 2.1.197 hook payloads (test/fixtures/claude)
+// and codex notify payloads of the shape real-clients.md records.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import {
+  applySignal, claudeSignal, codexSignal, NO_ATTENTION, workingFromOutput, worthNotifying,
+  type AttentionState, type SignalResult,
+} from '../../src/harness/attention.js';
+
+const recorded = readFileSync(new URL('../fixtures/claude/2.1.197-hooks.jsonl', import.meta.url), 'utf8')
+  .split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
+const SID = 'b76c5d24-78e9-4c78-b673-5cc322b36d7c';
+const OTHER = '11111111-2222-4333-8444-555555555555';
+
+function run(payloads: unknown[], parse: (p: unknown) => SignalResult, start: AttentionState = NO_ATTENTION) {
+  let state = start;
+  const seen: Array<string | null> = [];
+  payloads.forEach((payload, i) => {
+    const result = parse(payload);
+    if (result.kind !== 'signal') return;
+    const step = applySignal(state, result.signal, 1000 * (i + 1));
+    if (step.kind === 'ignored') return;
+    state = step.state;
+    if (step.kind === 'changed') seen.push(step.state.attention);
+  });
+  return { state, seen };
+}
+
+describe('claude hook payloads (recorded on 2.1.197)', () => {
+  it('go waiting at start, working on a prompt, waiting after the reply, permission on the dialog, null at the end', () => {
+    const { seen } = run(recorded, claudeSignal);
+    expect(seen).toEqual(['waiting', 'working', 'waiting', 'working', 'permission', null]);
+  });
+
+  it('keep the notification text of a permission prompt and the time the state began', () => {
+    const upToPermission = recorded.slice(0, recorded.findIndex((p) => p.notification_type === 'permission_prompt') + 1);
+    const { state } = run(upToPermission, claudeSignal);
+    expect(state).toMatchObject({ attention: 'permission', message: 'Claude needs your permission', conversation: SID });
+    expect(state.since).toBe(1000 * upToPermission.length);
+  });
+
+  it('read only the event name, ids, notification type and message: the prompt goes nowhere', () => {
+    const prompt = recorded.find((p) => p.hook_event_name === 'UserPromptSubmit');
+    const result = claudeSignal(prompt);
+    expect(JSON.stringify(result)).not.toContain(String(prompt?.prompt));
+  });
+
+  it('ignore hooks that carry no attention (PreToolUse, PermissionRequest)', () => {
+    for (const event of ['PreToolUse', 'PermissionRequest']) {
+      const payload = recorded.find((p) => p.hook_event_name === event);
+      expect(claudeSignal(payload)).toMatchObject({ kind: 'ignored' });
+    }
+  });
+});
+
+describe('the attention machine', () => {
+  const waiting: AttentionState = { attention: 'waiting', since: 5, message: null, conversation: SID };
+
+  it.each([
+    ['a payload of another conversation (subagent, worker, leaked env)', { hook_event_name: 'UserPromptSubmit', session_id: OTHER }],
+    ['an id that fails the strict check', { hook_event_name: 'Stop', session_id: 'not-an-id' }],
+    ['a payload without an event name', { session_id: SID }],
+    ['a session_id of the wrong type', { hook_event_name: 'Stop', session_id: 42 }],
+    ['a Notification of an unknown type', { hook_event_name: 'Notification', session_id: SID, notification_type: 'auth_success' }],
+    ['not an object at all', 'garbage'],
+  ])('changes nothing for %s', (_what, payload) => {
+    const { state, seen } = run([payload], claudeSignal, waiting);
+    expect(seen).toEqual([]);
+    expect(state).toEqual(waiting);
+  });
+
+  it('accepts unknown keys (new client versions add keys)', () => {
+    const { state } = run([{ hook_event_name: 'UserPromptSubmit', session_id: SID, brand_new: { x: 1 } }], claudeSignal, waiting);
+    expect(state.attention).toBe('working');
+  });
+
+  it('follows /clear: a SessionStart makes its id the current conversation', () => {
+    const { state } = run([
+      { hook_event_name: 'SessionEnd', session_id: SID, reason: 'clear' },
+      { hook_event_name: 'SessionStart', session_id: OTHER, source: 'clear' },
+      { hook_event_name: 'UserPromptSubmit', session_id: OTHER },
+      { hook_event_name: 'Stop', session_id: SID },
+    ], claudeSignal, waiting);
+    expect(state).toMatchObject({ attention: 'working', conversation: OTHER });
+  });
+
+  it('keeps the start of a wait through an idle reminder, taking its message', () => {
+    const idle = { hook_event_name: 'Notification', session_id: SID, notification_type: 'idle_prompt', message: 'Claude is waiting for your input' };
+    const { state, seen } = run([idle], claudeSignal, waiting);
+    expect(seen).toEqual([]);
+    expect(state).toMatchObject({ attention: 'waiting', since: 5, message: 'Claude is waiting for your input' });
+  });
+
+  it('strips control characters from a message and bounds its length', () => {
+    const result = claudeSignal({ hook_event_name: 'Notification', session_id: SID, notification_type: 'permission_prompt', message: `a\u001b[31mb\u0007${'x'.repeat(500)}` });
+    expect(result.kind === 'signal' && result.signal.message).toMatch(/^a \[31mb x+…$/);
+    expect(result.kind === 'signal' && result.signal.message?.length).toBe(200);
+  });
+
+  it.each([
+    [null, 'waiting', false], ['working', 'waiting', true], ['permission', 'waiting', true],
+    ['working', 'permission', true], ['permission', 'permission', false], ['waiting', 'working', false], ['waiting', null, false],
+  ] as const)('notifies %s → %s: %s', (from, to, expected) => {
+    expect(worthNotifying(from, to)).toBe(expected);
+  });
+});
+
+describe('codex', () => {
+  const thread = '019f5453-de22-7240-b2e5-0d32692aa6d9';
+  const turn = { type: 'agent-turn-complete', 'thread-id': thread, 'turn-id': 't', cwd: '/w', client: 'codex-tui', 'input-messages': ['hi'], 'last-assistant-message': 'done' };
+
+  it('a completed turn of the conversation waits; the title thread\'s does nothing', () => {
+    const start: AttentionState = { attention: 'working', since: 1, message: null, conversation: thread };
+    const title = { ...turn, 'thread-id': '019f5453-de22-7240-b2e5-0d32692aa6da' };
+    expect(run([title], codexSignal, start).seen).toEqual([]);
+    expect(run([turn], codexSignal, start).seen).toEqual(['waiting']);
+  });
+
+  it('output more than 2 s after the wait began means working again; output within it does not', () => {
+    const state: AttentionState = { attention: 'waiting', since: 10_000, message: null, conversation: thread };
+    expect(workingFromOutput(state, 11_500, 2000)).toBeNull();
+    expect(workingFromOutput(state, 12_500, 2000)).toMatchObject({ attention: 'working', since: 12_500 });
+    expect(workingFromOutput({ ...state, attention: 'working' }, 99_000, 2000)).toBeNull();
+  });
+});
