@@ -12,8 +12,40 @@ export const CODEX_NOTIFY_MODE = 0o700;
 export const CAPTURE_RESTART_BYTES = 256 * 1024;
 
 /** claude's SessionStart hook copies its JSON payload (stdin) into the run's capture file. */
-export const CLAUDE_SETTINGS =
-  '{"hooks":{"SessionStart":[{"hooks":[{"type":"command","command":"cat > \\"$FLEETCOM_CAPTURE_FILE\\""}]}]}}';
+export const CLAUDE_CAPTURE_HOOK = 'cat > "$FLEETCOM_CAPTURE_FILE"';
+
+/** The hooks whose payloads say whether the agent works or waits (contract 8.9). */
+export const CLAUDE_ATTENTION_EVENTS = ['SessionStart', 'UserPromptSubmit', 'Stop', 'Notification', 'SessionEnd'] as const;
+
+/**
+ * The attention hook: appends its payload (stdin) as one line to `<capture file minus .json>.events`,
+ * 0600 (umask), restarting the file with this payload alone once it has grown past
+ * ${CAPTURE_RESTART_BYTES} bytes, like codex-notify.sh. It prints nothing (claude adds a
+ * UserPromptSubmit hook's stdout to the conversation) and exits 0 whatever happens (a hook's
+ * exit 2 would block the prompt). The payload goes out in one printf: one write on O_APPEND.
+ */
+export const CLAUDE_EVENTS_HOOK =
+  '{ [ -n "${FLEETCOM_CAPTURE_FILE-}" ] || exit 0; umask 077; f="${FLEETCOM_CAPTURE_FILE%.json}.events"; ' +
+  'p=$(tr -d \'\\n\'); [ -n "$p" ] || exit 0; s=0; [ -f "$f" ] && s=$(wc -c < "$f"); ' +
+  `if [ $s -gt ${CAPTURE_RESTART_BYTES} ]; then printf '%s\\n' "$p" > "$f.$$.tmp" && mv -f "$f.$$.tmp" "$f"; ` +
+  `else printf '%s\\n' "$p" >> "$f"; fi; } >/dev/null 2>&1; exit 0`;
+
+/**
+ * The settings overlay: the SessionStart capture hook first and unchanged (contract section 3),
+ * then the attention hook on each attention event. claude runs every matching hook, the
+ * user's own included.
+ */
+export const CLAUDE_SETTINGS = JSON.stringify({
+  hooks: Object.fromEntries(
+    CLAUDE_ATTENTION_EVENTS.map((event) => [
+      event,
+      [
+        ...(event === 'SessionStart' ? [{ hooks: [{ type: 'command', command: CLAUDE_CAPTURE_HOOK }] }] : []),
+        { hooks: [{ type: 'command', command: CLAUDE_EVENTS_HOOK }] },
+      ],
+    ]),
+  ),
+});
 
 /**
  * codex runs this with the notification JSON as `$1`. POSIX sh only (dash, bash --posix, busybox).

@@ -5,7 +5,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CAPTURE_RESTART_BYTES, CLAUDE_SETTINGS, CODEX_NOTIFY_SCRIPT } from '../../src/capture/assets.js';
+import { CAPTURE_RESTART_BYTES, CLAUDE_EVENTS_HOOK, CLAUDE_SETTINGS, CODEX_NOTIFY_SCRIPT } from '../../src/capture/assets.js';
 
 const CID = '019f5453-de22-7240-b2e5-0d32692aa6d9';
 const PAYLOAD = JSON.stringify({
@@ -23,10 +23,11 @@ afterEach(() => {
 });
 
 describe('claude-settings.json', () => {
-  it('is the contract text, compact and exact', () => {
-    expect(CLAUDE_SETTINGS).toBe(
-      String.raw`{"hooks":{"SessionStart":[{"hooks":[{"type":"command","command":"cat > \"$FLEETCOM_CAPTURE_FILE\""}]}]}}`,
-    );
+  it('starts with the contract\'s SessionStart capture hook, unchanged, and holds only the 8.9 hooks', () => {
+    const settings = JSON.parse(CLAUDE_SETTINGS) as { hooks: Record<string, Array<{ hooks: Array<{ type: string; command: string }> }>> };
+    expect(settings.hooks.SessionStart?.[0]).toEqual({ hooks: [{ type: 'command', command: 'cat > "$FLEETCOM_CAPTURE_FILE"' }] });
+    expect(Object.keys(settings.hooks).sort()).toEqual(['Notification', 'SessionEnd', 'SessionStart', 'Stop', 'UserPromptSubmit']);
+    for (const groups of Object.values(settings.hooks)) expect(groups.at(-1)).toEqual({ hooks: [{ type: 'command', command: CLAUDE_EVENTS_HOOK }] });
     expect(JSON.stringify(JSON.parse(CLAUDE_SETTINGS))).toBe(CLAUDE_SETTINGS);
   });
 
@@ -71,6 +72,43 @@ for (const [name, argv] of [
 ] as const) {
   if (existsSync(argv[0]) && !shells.some(([n]) => n === name)) shells.push([name, [...argv]]);
 }
+
+describe.each(shells)('the claude attention hook run by %s', (_name, shell) => {
+  const SID = 'c8c4a5cc-0b32-4ba0-a6b4-6ed08c218e0d';
+  const hook = (input: string, capture: string | undefined, umask = '022') =>
+    spawnSync(shell[0] ?? '/bin/sh', [...shell.slice(1), '-c', `umask ${umask}; ${CLAUDE_EVENTS_HOOK}`], {
+      input,
+      cwd: tmp,
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: tmp, ...(capture ? { FLEETCOM_CAPTURE_FILE: capture } : {}) },
+    });
+
+  it('appends each payload as one line to <capture minus .json>.events, 0600, printing nothing', () => {
+    const capture = join(tmp, 'task-2-0.json');
+    const first = `{"session_id":"${SID}","hook_event_name":"UserPromptSubmit","prompt":"$(touch pwned) %s \`x\`"}`;
+    const run = hook(first, capture);
+    expect([run.status, run.stdout, run.stderr]).toEqual([0, '', '']);
+    hook(`{"session_id":"${SID}",\n"hook_event_name":"Stop"}`, capture);
+    expect(readFileSync(join(tmp, 'task-2-0.events'), 'utf8')).toBe(`${first}\n{"session_id":"${SID}","hook_event_name":"Stop"}\n`);
+    expect(statSync(join(tmp, 'task-2-0.events')).mode & 0o777).toBe(0o600);
+    expect(existsSync(join(tmp, 'pwned'))).toBe(false);
+  });
+
+  it('restarts a file grown past 256 KiB with this payload alone', () => {
+    const capture = join(tmp, 'task-2-0.json');
+    writeFileSync(join(tmp, 'task-2-0.events'), 'x'.repeat(CAPTURE_RESTART_BYTES + 1));
+    expect(hook('{"hook_event_name":"Stop"}', capture).status).toBe(0);
+    expect(readFileSync(join(tmp, 'task-2-0.events'), 'utf8')).toBe('{"hook_event_name":"Stop"}\n');
+    expect(readdirSync(tmp)).toEqual(['task-2-0.events']);
+  });
+
+  it('exits 0 and writes nothing without FLEETCOM_CAPTURE_FILE, with an empty payload, or an unwritable place', () => {
+    expect(hook('{}', undefined).status).toBe(0);
+    expect(hook('', join(tmp, 'task-2-0.json')).status).toBe(0);
+    expect(hook('{}', join(tmp, 'missing-dir', 'task-2-0.json')).status).toBe(0);
+    expect(readdirSync(tmp)).toEqual([]);
+  });
+});
 
 describe.each(shells)('codex-notify.sh run by %s', (_name, shell) => {
   let script: string;
