@@ -13,6 +13,8 @@ export {
   CaptureSetupError,
   capturePath,
   deleteCaptureFile,
+  eventsPath,
+  parseEventsName,
   installNamespace,
   parseCaptureName,
   removeNamespace,
@@ -27,3 +29,4 @@ export {
   type RunLookup,
   type WatchCapturesOptions,
 } from './watcher.js';
+export { EVENTS_READ_LIMIT, EventsReader, type EventsBatch } from './events.js';

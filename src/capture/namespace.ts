@@ -57,6 +57,7 @@ export interface InstallOptions {
 const NONCE = /^[0-9a-f]{12}$/;
 const NAMESPACE_NAME = /^[1-9][0-9]*-[0-9a-f]{12}$/;
 const CAPTURE_NAME = /^task-(0|[1-9][0-9]*)-(0|[1-9][0-9]*)\.json$/;
+const EVENTS_NAME = /^task-(0|[1-9][0-9]*)-(0|[1-9][0-9]*)\.events$/;
 const DIR_FLAGS = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
 
 /**
@@ -110,7 +111,25 @@ export function capturePath(dir: string, taskId: number, run: number): string {
 
 /** The task and run a capture file name stands for, or null for any other name. */
 export function parseCaptureName(name: string): { taskId: number; run: number } | null {
-  const match = CAPTURE_NAME.exec(name);
+  return parseRunName(CAPTURE_NAME, name);
+}
+
+/**
+ * `<dir>/task-<taskId>-<run>.events` beside a capture file: claude's attention hooks append
+ * their payloads there (contract 8.9); the hook derives it from FLEETCOM_CAPTURE_FILE the same way.
+ */
+export function eventsPath(captureFile: string): string {
+  if (!parseCaptureName(basename(captureFile))) throw new RangeError(`not a capture file: ${captureFile}`);
+  return `${captureFile.slice(0, -'.json'.length)}.events`;
+}
+
+/** The task and run an events file name stands for, or null for any other name. */
+export function parseEventsName(name: string): { taskId: number; run: number } | null {
+  return parseRunName(EVENTS_NAME, name);
+}
+
+function parseRunName(pattern: RegExp, name: string): { taskId: number; run: number } | null {
+  const match = pattern.exec(name);
   if (!match) return null;
   const taskId = Number(match[1]);
   const run = Number(match[2]);
@@ -141,15 +160,20 @@ export function isCaptureFileUnder(root: string, path: string): boolean {
   return parseCaptureName(basename(file)) !== null && isNamespaceOf(root, dirname(file));
 }
 
-/** Delete a run's capture file (task removed, or its rerun spawned); a missing file is fine. */
+/**
+ * Delete a run's capture file and its events file (task removed, or its rerun spawned); a
+ * missing file is fine.
+ */
 export function deleteCaptureFile(path: string, namespaces: readonly string[]): void {
   if (!isCaptureFileIn(namespaces, path)) {
     throw new CaptureSetupError(path, "is not a capture file in this fleet's namespaces; refusing to delete it");
   }
-  try {
-    unlinkSync(path);
-  } catch (error) {
-    if (errnoCode(error) !== 'ENOENT') throw error;
+  for (const file of [path, eventsPath(path)]) {
+    try {
+      unlinkSync(file);
+    } catch (error) {
+      if (errnoCode(error) !== 'ENOENT') throw error;
+    }
   }
 }
 

@@ -13,7 +13,7 @@ import { watch } from 'chokidar';
 import { statSync } from 'node:fs';
 import { basename, dirname, join, resolve as resolvePath } from 'node:path';
 import { captureId, isValidId, type RunEvidence } from '../harness/index.js';
-import { parseCaptureName } from './namespace.js';
+import { parseCaptureName, parseEventsName } from './namespace.js';
 
 export interface RunLookup {
   /** The task's current run and its evidence, or null for a task the fleet does not know. */
@@ -39,6 +39,11 @@ export interface WatchCapturesOptions {
   now?: () => number;
   /** Delay of the backstop re-check after the last event for a file, ms (default 100). */
   settleMs?: number;
+  /**
+   * A run's signal files changed (its `.events` file, or its capture file, which codex's
+   * notifier appends to): attention reads them. Coalesced like the id checks.
+   */
+  onSignals?: (taskId: number, run: number) => void;
   /** Errors of the watcher, the lookup, the resolver or `onId`; never thrown. Default: ignored. */
   onError?: (error: unknown) => void;
   /** Observes every resolution of a current run's file (tests, FLEETCOM_DEBUG tracing). */
@@ -109,21 +114,35 @@ export async function watchCaptures(opts: WatchCapturesOptions): Promise<Capture
     }
   };
 
+  const signals = (name: string): void => {
+    const run = parseCaptureName(name) ?? parseEventsName(name);
+    if (closed || !run || !opts.onSignals) return;
+    try {
+      opts.onSignals(run.taskId, run.run);
+    } catch (error) {
+      report(error);
+    }
+  };
+  const checkAndSignal = (name: string, reason: CheckReason): void => {
+    if (parseCaptureName(name)) check(name, reason);
+    signals(name);
+  };
+
   const hint = (path: unknown): void => {
     if (closed || typeof path !== 'string') return;
     const name = basename(path);
-    if (!parseCaptureName(name)) return;
+    if (!parseCaptureName(name) && !parseEventsName(name)) return;
     if (!queued.has(name)) {
       queued.add(name);
       setImmediate(() => {
         queued.delete(name);
-        check(name, 'event');
+        checkAndSignal(name, 'event');
       });
     }
     clearTimeout(settleTimers.get(name));
     const timer = setTimeout(() => {
       settleTimers.delete(name);
-      check(name, 'settle');
+      checkAndSignal(name, 'settle');
     }, settleMs);
     timer.unref();
     settleTimers.set(name, timer);
@@ -136,7 +155,7 @@ export async function watchCaptures(opts: WatchCapturesOptions): Promise<Capture
     followSymlinks: false,
     // Temp files (the notifier's restart) and anything foreign are not watched individually;
     // the directory's raw events still name them, and `hint` drops them by name.
-    ignored: (path: string) => resolvePath(path) !== dir && !parseCaptureName(basename(path)),
+    ignored: (path: string) => resolvePath(path) !== dir && !parseCaptureName(basename(path)) && !parseEventsName(basename(path)),
   });
   watcher.on('error', report);
   watcher.on('add', hint);

@@ -11,7 +11,8 @@ export function formatTaskTable(tasks: readonly LsRecord[], home: string | undef
     `${t.state === 'exited' ? (t.exitStatus === 0 ? '✓' : '✗') : GLYPH[t.state]}${t.tagged ? '◆' : ''}`,
     t.name ?? t.command,
     home && (t.cwd === home || t.cwd.startsWith(`${home}/`)) ? `~${t.cwd.slice(home.length)}` : t.cwd,
+    t.attention ?? '-',
     t.conversationId ? `${t.conversationId} (${t.idSource})` : '-',
   ]);
-  return alignColumns(['ID', 'ST', 'TASK', 'DIR', 'CONVERSATION'], rows);
+  return alignColumns(['ID', 'ST', 'TASK', 'DIR', 'ATTENTION', 'CONVERSATION'], rows);
 }

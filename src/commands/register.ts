@@ -39,7 +39,10 @@ export function registerCommands(program: Command, deps: Deps, dispatch: Dispatc
     .option('--rerun-key <key>', "the prefix-table key that reruns a task ('none' disables; default r or config.json)")
     .option('--idle-seconds <n>', 'seconds without output before a task shows as idle (default 10 or config.json)', wholeSeconds)
     .addOption(new Option('--group-by <how>', "the dashboard's grouping at start (default state or config.json)").choices(GROUP_BY))
-    .addHelpText('after', example('  fleetcom up\n  fleetcom up --headless work\n  fleetcom up --detach --tmux-session agents'))
+    .option('--next-key <key>', "the prefix-table key that goes to the next task needing you ('none' disables; default N or config.json)")
+    .option('--no-bell', "no terminal bell in a task's window when its turn ends or it asks for a permission")
+    .option('--notify-command <cmd>', 'run by /bin/sh when a task starts waiting for you, with FLEETCOM_TASK_ID, FLEETCOM_TASK_LABEL, FLEETCOM_ATTENTION, FLEETCOM_MESSAGE in its environment (or config.json)')
+    .addHelpText('after', example('  fleetcom up\n  fleetcom up --headless work\n  fleetcom up --detach --tmux-session agents\n  fleetcom up --notify-command \'notify-send fleetcom "$FLEETCOM_MESSAGE"\''))
     .action((session: string | undefined, opts) => dispatch(async () => (await up()).runUp(session, opts, deps)));
 
   program
@@ -70,6 +73,16 @@ export function registerCommands(program: Command, deps: Deps, dispatch: Dispatc
     .addOption(new Option('--from-key').hideHelp())
     .addHelpText('after', example('  fleetcom rerun 3\n  fleetcom rerun --pane %12'))
     .action((task: string | undefined, opts) => dispatch(async () => (await tasks()).runRerun(task, opts, deps)));
+
+  program
+    .command('next')
+    .description('go to the next task that needs you (a permission first, then the longest waiting)')
+    .option('--client <name>', 'the tmux client to show it in (default: this one)')
+    .addOption(new Option('--from <task>').hideHelp())
+    .addOption(new Option('--socket <path>').hideHelp())
+    .addOption(new Option('--from-key').hideHelp())
+    .addHelpText('after', example('  fleetcom next'))
+    .action((opts) => dispatch(async () => (await tasks()).runNext(opts, deps)));
 
   for (const [name, description] of [
     ['kill', 'stop a running task (SIGTERM, then SIGKILL after 2 s)'],
@@ -150,7 +163,8 @@ export function registerCommands(program: Command, deps: Deps, dispatch: Dispatc
   program
     .command('keys')
     .description('print tmux.conf lines equivalent to the bindings up installs')
-    .option('--rerun-key <key>', 'the key (default r or config.json)')
+    .option('--rerun-key <key>', 'the rerun key (default r or config.json)')
+    .option('--next-key <key>', 'the key that goes to the next task needing you (default N or config.json)')
     .addHelpText('after', example('  fleetcom keys >> ~/.tmux.conf'))
     .action((opts) => dispatch(async () => (await keys()).runKeys(opts, deps)));
 

@@ -50,6 +50,18 @@ export async function runDown(deps: Deps): Promise<number> {
   return 0;
 }
 
+/** `next`: shows the next task that needs the user; from the key, silent when there is none. */
+export async function runNext(opts: { client?: string; from?: string; socket?: string; fromKey?: boolean }, deps: Deps): Promise<number> {
+  const from = opts.from ?? deps.env.TMUX_PANE ?? null;
+  const result = (await ask(deps, { op: 'next', from, client: opts.client ?? null }, opts.socket)) as { id: number } | null;
+  if (result === null) {
+    if (!opts.fromKey) deps.stderr.write('no task needs you\n');
+    return opts.fromKey ? 0 : 1;
+  }
+  if (!opts.fromKey) deps.stdout.write(`${result.id}\n`);
+  return 0;
+}
+
 /** Called by the pane-died hook tmux runs; silent, it only forwards the event. */
 export async function runPaneDied(pane: string, opts: { socket: string }, deps: Deps): Promise<number> {
   await ask(deps, { op: 'pane-died', pane }, opts.socket);

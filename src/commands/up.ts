@@ -25,13 +25,24 @@ export interface UpOptions extends Partial<Settings> {
   detach?: boolean;
   tmuxSession?: string;
   tmuxSocket?: string;
+  /** From `--no-bell`: commander gives true unless the flag is there. */
+  bell?: boolean;
 }
 
 export async function runUp(session: string | undefined, opts: UpOptions, deps: Deps): Promise<number> {
   const inside = Boolean(deps.env.TMUX) && opts.tmuxSocket === undefined && opts.tmuxSession === undefined;
-  if (opts.rerunKey !== undefined && opts.rerunKey !== 'none' && !TMUX_KEY.test(opts.rerunKey)) throw new UsageError(`--rerun-key ${opts.rerunKey} is not a tmux key name`);
+  for (const [flag, key] of [['--rerun-key', opts.rerunKey], ['--next-key', opts.nextKey]] as const) {
+    if (key !== undefined && key !== 'none' && !TMUX_KEY.test(key)) throw new UsageError(`${flag} ${key} is not a tmux key name`);
+  }
+  if (typeof opts.notifyCommand === 'string' && opts.notifyCommand.trim() === '') throw new UsageError('--notify-command is empty');
   // config.json under the flags; a bad file stops `up` here, before tmux is touched.
-  const { settings } = effectiveSettings(deps, { rerunKey: opts.rerunKey, idleSeconds: opts.idleSeconds, groupBy: opts.groupBy });
+  const { settings } = effectiveSettings(deps, {
+    rerunKey: opts.rerunKey, idleSeconds: opts.idleSeconds, groupBy: opts.groupBy, nextKey: opts.nextKey, notifyCommand: opts.notifyCommand,
+  });
+  if (settings.rerunKey !== 'none' && settings.rerunKey === settings.nextKey) {
+    throw new UsageError(`the rerun key and the next-task key are both ${settings.nextKey} (--rerun-key, --next-key)`);
+  }
+  const bell = opts.bell !== false;
   if (inside) {
     if (opts.detach) throw new UsageError('--detach is for starting a fleet from outside tmux');
     const load: RecipeTask[] = session ? (await readSessionArg(session, deps)).tasks : [];
@@ -41,7 +52,9 @@ export async function runUp(session: string | undefined, opts: UpOptions, deps: 
     const ui = opts.headless || !process.stdin.isTTY
       ? null
       : (context: FleetUiContext) => startDashboard({ ...context, grouping, idleMs, input: process.stdin, output: process.stdout, stderr: deps.stderr });
-    return runFleet(deps, { rerunKey: settings.rerunKey, idleMs, load, ui });
+    return runFleet(deps, {
+      rerunKey: settings.rerunKey, idleMs, nextKey: settings.nextKey, bell, notifyCommand: settings.notifyCommand, load, ui,
+    });
   }
   if (opts.headless) throw new UsageError('--headless runs only inside tmux (the supervisor needs a pane)');
   return startOutside(session, opts, settings, deps);
@@ -67,7 +80,8 @@ async function startOutside(session: string | undefined, opts: UpOptions, settin
   const global = await showGlobalEnvironment(tmux).catch(() => ({}));
   const cli = cliPaths();
   const argv = [cli.node, cli.script, 'up', '--rerun-key', settings.rerunKey, '--idle-seconds', String(settings.idleSeconds),
-    '--group-by', settings.groupBy, ...(session ? [session] : [])];
+    '--group-by', settings.groupBy, '--next-key', settings.nextKey, ...(opts.bell === false ? ['--no-bell'] : []),
+    ...(settings.notifyCommand !== null ? ['--notify-command', settings.notifyCommand] : []), ...(session ? [session] : [])];
   await newSession(tmux, { name, cwd: deps.cwd, argv, env: windowEnv(env, global, {}), path: env.PATH });
   await waitForFleet(files.socket, name);
   return attachOrName(tmux, name, opts, deps);

@@ -24,6 +24,18 @@ export const configKeys = {
     flag: '--group-by',
     about: "the dashboard's grouping at start (s cycles it)",
   },
+  nextKey: {
+    schema: z.string({ error: 'expected a string' }).regex(TMUX_KEY, { error: "expected a tmux key name such as N or C-n, or 'none'" }),
+    default: 'N' as string,
+    flag: '--next-key',
+    about: "the prefix-table key that goes to the next task needing you ('none': no binding)",
+  },
+  notifyCommand: {
+    schema: z.string({ error: 'expected a string' }).trim().min(1, { error: 'expected a command' }).nullable(),
+    default: null as string | null,
+    flag: '--notify-command',
+    about: 'run by /bin/sh when a task starts waiting for you (FLEETCOM_* variables say which)',
+  },
 } as const;
 
 export type ConfigKey = keyof typeof configKeys;
@@ -33,6 +45,8 @@ export interface Settings {
   rerunKey: string;
   idleSeconds: number;
   groupBy: GroupBy;
+  nextKey: string;
+  notifyCommand: string | null;
 }
 
 /** The file's shape: every key optional, no other key allowed (a typo must not pass silently). */
@@ -40,5 +54,7 @@ export const configFileSchema = z.strictObject({
   rerunKey: configKeys.rerunKey.schema.optional(),
   idleSeconds: configKeys.idleSeconds.schema.optional(),
   groupBy: configKeys.groupBy.schema.optional(),
+  nextKey: configKeys.nextKey.schema.optional(),
+  notifyCommand: configKeys.notifyCommand.schema.optional(),
 });
 export type ConfigFile = z.infer<typeof configFileSchema>;

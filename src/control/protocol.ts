@@ -30,6 +30,8 @@ export const requestSchema = z.discriminatedUnion('op', [
   z.object({ op: z.literal('pane-died'), pane: z.string().regex(/^%\d+$/) }),
   z.object({ op: z.literal('save') }),
   z.object({ op: z.literal('load'), tasks: z.array(recipeTaskSchema), env }),
+  // Go to the next task that needs the user; `from` is where the user is (a task ref or null).
+  z.object({ op: z.literal('next'), from: taskRef.nullable(), client: z.string().min(1).nullable() }),
 ]);
 export type Request = z.infer<typeof requestSchema>;
 export type Op = Request['op'];

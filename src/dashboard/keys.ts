@@ -1,5 +1,6 @@
 // Key handling as a pure function: (UI state, key, rows) → new UI state and at most one action
 // for the loop to carry out. Nothing here talks to tmux or the supervisor.
+import { nextNeedingYou } from '../harness/index.js';
 import { displayOrder, GROUPINGS, selectedRow, type LoadChoice, type Mode, type Row, type Ui } from './model.js';
 
 export type Key =
@@ -152,6 +153,12 @@ export function handleKey(ui: Ui, key: Key, rows: readonly Row[], home: string):
       const grouping = GROUPINGS[(GROUPINGS.indexOf(ui.grouping) + 1) % GROUPINGS.length] ?? 'state';
       const regrouped = { ...ui, grouping, scroll: 0 };
       return { ui: row ? select(regrouped, rows, home, row.id) : regrouped, action: null };
+    }
+    case 'N': {
+      // Like prefix N in tmux: the next task that needs you, its window shown.
+      const next = nextNeedingYou(rows, row?.id ?? null);
+      if (next === null) return { ui: { ...ui, status: 'no task needs you' }, action: null };
+      return { ui: select(ui, rows, home, next.id), action: { kind: 'select-window', id: next.id } };
     }
     case '?':
       return { ui: { ...ui, mode: { kind: 'help' } }, action: null };

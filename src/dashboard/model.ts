@@ -1,6 +1,8 @@
 // What the dashboard shows, as plain data: one Row per task, the grouping of rows into
 // sections, the finder's filter, and the UI state the keys change. Pure.
-import { labelOf, taskState, type Task, type TaskState } from '../fleet/task.js';
+import { attentionText } from '../fleet/notify.js';
+import { ATTENTION_GLYPHS, labelOf, taskState, type Task, type TaskState } from '../fleet/task.js';
+import { needsYouOrder, type Attention, type AttentionState } from '../harness/index.js';
 import { abbreviateDir } from '../sessions/names.js';
 import { UNASSIGNED_GROUP } from '../sessions/recipe.js';
 
@@ -22,7 +24,13 @@ export interface Row {
   ageMs: number;
   windowId: string;
   paneId: string;
+  /** From the agent's own signals; null for other commands and finished tasks. */
+  attention: Attention | null;
+  /** ms since epoch when `attention` began, or null. */
+  since: number | null;
 }
+
+export const NEEDS_YOU = 'Needs you';
 
 export type Grouping = 'state' | 'directory' | 'group';
 export const GROUPINGS: readonly Grouping[] = ['state', 'directory', 'group'];
@@ -60,9 +68,13 @@ export interface Section {
   rows: Row[];
 }
 
-/** Pure: a task and what the loop knows of its screen → its row. */
-export function rowOf(task: Task, now: number, line: string, idleMs?: number): Row {
+/**
+ * Pure: a task, what the loop knows of its screen and its attention → its row. A task that
+ * needs the user shows why (claude's own words when it sent some) instead of its last line.
+ */
+export function rowOf(task: Task, now: number, line: string, attention: AttentionState, idleMs?: number): Row {
   const state = taskState(task, now, idleMs);
+  const needsYou = state !== 'exited' && (attention.attention === 'waiting' || attention.attention === 'permission');
   return {
     id: task.id,
     run: task.run,
@@ -74,10 +86,13 @@ export function rowOf(task: Task, now: number, line: string, idleMs?: number): R
     command: task.command,
     group: task.group,
     cwd: task.cwd,
-    line,
-    ageMs: Math.max(0, now - (state === 'exited' && task.endedAt !== null ? task.endedAt : task.lastOutputAt)),
+    line: needsYou ? attentionText({ task, state: attention }) : line,
+    ageMs: Math.max(0, now - (needsYou && attention.since !== null ? attention.since
+      : state === 'exited' && task.endedAt !== null ? task.endedAt : task.lastOutputAt)),
     windowId: task.windowId,
     paneId: task.paneId,
+    attention: state === 'exited' ? null : attention.attention,
+    since: state === 'exited' ? null : attention.since,
   };
 }
 
@@ -91,8 +106,9 @@ export function latestLine(screen: string): string {
   return '';
 }
 
-export function glyphOf(row: Pick<Row, 'state' | 'exitStatus'>): string {
+export function glyphOf(row: Pick<Row, 'state' | 'exitStatus' | 'attention'>): string {
   if (row.state === 'exited') return row.exitStatus === 0 ? '✓' : '✗';
+  if (row.attention !== null) return ATTENTION_GLYPHS[row.attention];
   return row.state === 'idle' ? '∙' : '✻';
 }
 
@@ -101,8 +117,17 @@ export function matches(row: Row, text: string): boolean {
   return [row.name, row.command, row.group].some((v) => v !== null && v.toLowerCase().includes(needle));
 }
 
-/** Rows (in id order) into titled sections by the grouping; empty sections are left out. */
+/**
+ * Rows into titled sections: first the tasks that need the user (a permission first, then the
+ * longest waiting), then the rest (in id order) by the grouping; empty sections are left out.
+ */
 export function sections(rows: readonly Row[], grouping: Grouping, home: string): Section[] {
+  const needsYou = needsYouOrder(rows);
+  const first = needsYou.length > 0 ? [{ title: NEEDS_YOU, rows: needsYou }] : [];
+  return [...first, ...groupedSections(rows.filter((r) => !needsYou.includes(r)), grouping, home)];
+}
+
+function groupedSections(rows: readonly Row[], grouping: Grouping, home: string): Section[] {
   const sorted = [...rows].sort((a, b) => a.id - b.id);
   const by = (key: (r: Row) => string, order?: string[]): Section[] => {
     const map = new Map<string, Row[]>(order?.map((k) => [k, []]));

@@ -24,6 +24,7 @@ export interface TerminalIn {
 export interface TerminalOut extends Output {
   columns?: number;
   rows?: number;
+  hasColors?: (count: number, env: Record<string, string>) => boolean;
   on(event: 'resize', listener: () => void): unknown;
   off(event: 'resize', listener: () => void): unknown;
 }
@@ -54,7 +55,16 @@ const STYLE: Record<LineStyle, [string, string]> = {
   title: ['\x1b[1m', '\x1b[0m'],
   selected: ['\x1b[7m', '\x1b[0m'],
   status: ['', ''],
+  waiting: ['\x1b[33m', '\x1b[0m'],
+  permission: ['\x1b[1;31m', '\x1b[0m'],
 };
+const COLOURED: ReadonlySet<LineStyle> = new Set(['waiting', 'permission']);
+
+/** Colours only where wanted and possible: not under NO_COLOR, not on a terminal without them. */
+export function coloursWanted(env: Record<string, string>, output: { hasColors?: (count: number, env: Record<string, string>) => boolean }): boolean {
+  if ((env.NO_COLOR ?? '') !== '' || env.TERM === 'dumb') return false;
+  return output.hasColors?.(8, env) ?? false;
+}
 const TICK_MS = 1_000;
 const SOON_MS = 30;
 const KEPT_LOG_LINES = 500;
@@ -73,12 +83,13 @@ export function startDashboard(deps: DashboardDeps): Dashboard {
   /** Latest output line per task, with the run and whether the task had ended when read. */
   const lines = new Map<number, { run: number; ended: boolean; line: string }>();
 
+  const colour = coloursWanted(deps.env, output);
   const tasks = (): Task[] => [...deps.fleet.tasks()];
   const rows = () => {
     const now = deps.now();
     return tasks().map((t) => {
       const known = lines.get(t.id);
-      return rowOf(t, now, known && known.run === t.run ? known.line : '', deps.idleMs);
+      return rowOf(t, now, known && known.run === t.run ? known.line : '', deps.fleet.attention(t), deps.idleMs);
     });
   };
 
@@ -93,7 +104,8 @@ export function startDashboard(deps: DashboardDeps): Dashboard {
     let out = drawn.length !== screen.lines.length ? '\x1b[2J' : '';
     if (out) drawn = [];
     screen.lines.forEach((line, i) => {
-      const styled = STYLE[screen.styles[i] ?? 'plain'];
+      const style = screen.styles[i] ?? 'plain';
+      const styled = STYLE[COLOURED.has(style) && !colour ? 'plain' : style];
       const text = `${styled[0]}${line}${styled[1]}`;
       if (drawn[i] !== text) out += `\x1b[${i + 1};1H${text}`;
       drawn[i] = text;

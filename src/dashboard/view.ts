@@ -9,7 +9,7 @@
 import { cellWidth, fit, fitRight } from './cells.js';
 import { glyphOf, shownSections, selectedRow, type Mode, type Row, type Ui } from './model.js';
 
-export type LineStyle = 'plain' | 'header' | 'title' | 'selected' | 'status';
+export type LineStyle = 'plain' | 'header' | 'title' | 'selected' | 'status' | 'waiting' | 'permission';
 
 export interface Frame {
   rows: readonly Row[];
@@ -39,6 +39,7 @@ export const HELP: readonly string[] = [
   '/        find by name, command    w   save the fleet as a session',
   '         or group                 o   load a session or recovery snapshot',
   's        cycle grouping           q   back to the previous window',
+  'N        next task that needs you (a permission first, then the longest waiting)',
   '?        this help                Q   quit: stop every task (fleetcom down)',
   '',
   'Press any key to close this help.',
@@ -118,7 +119,8 @@ function listBody(frame: Frame, width: number): Body {
     for (const row of section.rows) {
       const selected = row === chosen;
       if (selected) body.selectedLine = body.lines.length;
-      push(rowLine(row, selected, labelWidth, width), selected ? 'selected' : 'plain', row.id);
+      const style: LineStyle = selected ? 'selected' : row.attention === 'permission' || row.attention === 'waiting' ? row.attention : 'plain';
+      push(rowLine(row, selected, labelWidth, width), style, row.id);
     }
   }
   return body;

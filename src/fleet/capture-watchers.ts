@@ -24,6 +24,7 @@ export class CaptureWatchers {
         dir,
         lookup: { current: (taskId) => this.supervisor.runEvidence(taskId) },
         onId: (e) => void this.supervisor.captured(e.taskId, e.run, e.id),
+        onSignals: (taskId, run) => void this.supervisor.signals(taskId, run).catch((e: Error) => this.log(`attention: ${e.message}`)),
         onError: (error) => this.log(`capture watcher: ${(error as Error).message}`),
       }).catch((error: Error) => {
         // Not watched, retried on the next change: captures are still read on save and rerun.

@@ -39,6 +39,8 @@ export async function dispatch(supervisor: Supervisor, request: Request): Promis
       return supervisor.recipe();
     case 'load':
       return supervisor.load(request.tasks, request.env);
+    case 'next':
+      return supervisor.next(request.from, request.client);
     case 'down':
       throw new FleetError('down is handled by the fleet loop');
   }

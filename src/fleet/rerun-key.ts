@@ -5,6 +5,7 @@
 // final `down` both know it).
 import { bindKey, listKey, setServerOption, showServerOption, unbindKey, unsetServerOption } from '../tmux/options.js';
 import type { TmuxRun } from '../tmux/runner.js';
+import { NEXT_KEY_MARK } from './next-key.js';
 import { cliShell, tmuxQuote, type CliPaths } from './tmux-commands.js';
 
 /** `previous` is the key's earlier tmux command string, run outside task windows (or nothing). */
@@ -14,9 +15,9 @@ export function rerunBinding(cli: CliPaths, previous: string | null): string {
   return `if-shell -F '#{@fleetcom-task}' ${tmuxQuote(rerun)}${fallback}`;
 }
 
-/** Marks a binding as fleetcom's own, so an adopting supervisor never records it as "previous". */
+/** Marks a binding as fleetcom's own (this key or the next-task key), so an adopting supervisor never records it as "previous". */
 export function isFleetcomBinding(command: string): boolean {
-  return command.includes('@fleetcom-task');
+  return command.includes('@fleetcom-task') || command.includes(NEXT_KEY_MARK);
 }
 
 export function previousBindingOption(key: string): string {
@@ -24,6 +25,11 @@ export function previousBindingOption(key: string): string {
 }
 
 export async function installRerunKey(tmux: TmuxRun, key: string, cli: CliPaths): Promise<void> {
+  await installKey(tmux, key, (previous) => rerunBinding(cli, previous));
+}
+
+/** Binds a prefix key over what it did before, which is recorded once for `down` to restore. */
+export async function installKey(tmux: TmuxRun, key: string, binding: (previous: string | null) => string): Promise<void> {
   const option = previousBindingOption(key);
   let previous = await showServerOption(tmux, option);
   if (previous === null) {
@@ -31,10 +37,11 @@ export async function installRerunKey(tmux: TmuxRun, key: string, cli: CliPaths)
     previous = current !== null && !isFleetcomBinding(current) ? current : '';
     await setServerOption(tmux, option, previous);
   }
-  await bindKey(tmux, 'prefix', key, rerunBinding(cli, previous || null));
+  await bindKey(tmux, 'prefix', key, binding(previous || null));
 }
 
-export async function restoreRerunKey(tmux: TmuxRun, key: string): Promise<void> {
+/** `down`: the key does again what it did before fleetcom bound it (this key or the next-task key). */
+export async function restoreKey(tmux: TmuxRun, key: string): Promise<void> {
   const option = previousBindingOption(key);
   const previous = await showServerOption(tmux, option);
   if (previous) await bindKey(tmux, 'prefix', key, previous);

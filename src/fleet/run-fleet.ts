@@ -22,7 +22,9 @@ import { hearDeaths } from './death-channel.js';
 import type { FleetUi, StartUi } from './fleet-ui.js';
 import { acquireLock, releaseLock } from './lock.js';
 import { fleetRecovery } from './recovery-writer.js';
-import { installRerunKey, restoreRerunKey } from './rerun-key.js';
+import { nextBinding } from './next-key.js';
+import { notifier } from './notify.js';
+import { installKey, installRerunKey, restoreKey } from './rerun-key.js';
 import { cliPaths, fleetRuntime } from './runtime-files.js';
 import { readState } from './state-file.js';
 import { Supervisor } from './supervisor.js';
@@ -34,6 +36,12 @@ export interface FleetOptions {
   rerunKey: string;
   /** Output silence after which a running task is idle (config.json `idleSeconds`). */
   idleMs: number;
+  /** The prefix-table key that goes to the next task needing the user ('none' disables). */
+  nextKey: string;
+  /** Ring the bell in a task's window when its turn ends or it asks for a permission. */
+  bell: boolean;
+  /** The user's command run on the same transitions, or null. */
+  notifyCommand: string | null;
   /** Tasks of a recipe to load at start (already resolved by the CLI). */
   load: RecipeTask[];
   /** The user interface (the dashboard), or null: log lines go to stderr. */
@@ -65,6 +73,10 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
   const root = captureRoot({ env, sessionDir: sessionDir(env, home) });
 
   let onChange = () => {};
+  const notify = notifier(
+    { bell: opts.bell, command: opts.notifyCommand, env },
+    { paneTty: (paneId) => displayMessage(tmux, paneId, '#{pane_tty}'), log },
+  );
   const supervisor = new Supervisor({
     tmux: fleetTmux(tmux, sessionId),
     statePath: files.state,
@@ -78,6 +90,10 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
     log,
     idleMs: opts.idleMs,
     onChange: () => onChange(),
+    onAttention: (change) => {
+      notify(change);
+      ui?.changed();
+    },
   });
   const watchers = new CaptureWatchers(supervisor, root, log);
   // This incarnation's recovery snapshot; the supervisor builds the recipe.
@@ -108,7 +124,7 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
     await supervisor.handle({ op: 'status' }); // wait for requests in flight
     await recovery.close(true); // the final snapshot, marked closed
     await supervisor.stopAll();
-    await tearDown(tmux, files, root, supervisor, opts.rerunKey, log);
+    await tearDown(tmux, files, root, supervisor, [opts.rerunKey, opts.nextKey], log);
     await restoreSupervisorWindow(tmux, pane).catch((e: Error) => log(`could not restore this window's name: ${e.message}`));
     await closeServer();
     setImmediate(() => stop({ down: true, code: 0 }));
@@ -129,6 +145,7 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
     await watchers.follow();
     watchers.dropIdle();
     if (opts.rerunKey !== 'none') await installRerunKey(tmux, opts.rerunKey, cliPaths());
+    if (opts.nextKey !== 'none') await installKey(tmux, opts.nextKey, () => nextBinding(cliPaths(), files.socket));
     if (opts.load.length > 0) {
       const result = (await supervisor.handle({ op: 'load', tasks: opts.load, env })) as { errors: string[]; skipped: string[] };
       for (const error of result.errors) log(`not loaded: ${error}`);
@@ -152,7 +169,8 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
   for (const s of SIGNALS) process.on(s, onSignal);
 
   ui = opts.ui?.({
-    tmux, sessionId, pane, fleet: { tasks: () => supervisor.taskList(), handle: (request) => supervisor.handle(request) },
+    tmux, sessionId, pane,
+    fleet: { tasks: () => supervisor.taskList(), attention: (task) => supervisor.attentionOf(task), handle: (request) => supervisor.handle(request) },
     quit: down, env, cwd: deps.cwd, home, sessionDir: sessionDir(env, home), scratchDir: files.dir, now: deps.now, log,
   }) ?? null;
 
@@ -195,6 +213,7 @@ async function adopt(
   const namespace = state?.namespace && existsSync(state.namespace) ? state.namespace : null;
   await supervisor.adopt(trustedPaths({ tasks: adoption.tasks, nextId: adoption.nextId, namespace }, at.root, (w) => at.log(`warning: ${w}`)));
   if (adoption.tasks.length > 0) at.log(`adopted ${adoption.tasks.length} task(s)`);
+  await supervisor.replayAttention(); // before the first reconciliation, which would notify
   await supervisor.settle(); // scrapes panes that died meanwhile
 }
 
@@ -211,8 +230,10 @@ function startWakeups(tmux: TmuxRun, socket: string, supervisor: Supervisor, log
 }
 
 /** `down` only: bindings restored, namespaces and state.json removed (tasks already stopped). */
-async function tearDown(tmux: TmuxRun, files: RuntimeFiles, root: string, supervisor: Supervisor, key: string, log: (l: string) => void): Promise<void> {
-  if (key !== 'none') await restoreRerunKey(tmux, key).catch((e: Error) => log(`could not restore the ${key} key: ${e.message}`));
+async function tearDown(tmux: TmuxRun, files: RuntimeFiles, root: string, supervisor: Supervisor, keys: string[], log: (l: string) => void): Promise<void> {
+  for (const key of keys) {
+    if (key !== 'none') await restoreKey(tmux, key).catch((e: Error) => log(`could not restore the ${key} key: ${e.message}`));
+  }
   for (const dir of supervisor.namespaces()) removeNamespace(dir, root);
   rmSync(files.state, { force: true });
   log('fleet down');

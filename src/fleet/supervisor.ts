@@ -2,7 +2,10 @@
 // this class only decides, asks tmux through FleetTmux, and persists what it learned.
 import { deleteCaptureFile } from '../capture/namespace.js';
 import { FleetError } from '../errors.js';
-import { detect, resolveId, rewriteCommand, scrapeExit, type Resolved, type RunEvidence } from '../harness/index.js';
+import {
+  detect, nextNeedingYou, resolveId, rewriteCommand, scrapeExit, type AttentionState, type Resolved, type RunEvidence,
+} from '../harness/index.js';
+import { AttentionBoard, type AttentionChange } from './attention.js';
 import { currentIds, recipeOf } from './resolution.js';
 import type { RecipeTask, Request } from '../control/protocol.js';
 import { planLaunch, type Launch, type LaunchInputs } from './launch.js';
@@ -32,7 +35,12 @@ export interface SupervisorDeps {
   onChange: () => void;
   /** Output silence after which a running task is idle (default IDLE_AFTER_MS). */
   idleMs?: number;
+  /** A task's attention changed (not persisted: it is rebuilt from the signal files). */
+  onAttention?: (change: AttentionChange) => void;
 }
+
+/** The window option holding a task's attention for status-line formats; unset when it has none. */
+export const ATTENTION_OPTION = '@fleetcom-attention';
 
 export interface Spec {
   command: string;
@@ -61,9 +69,11 @@ export class Supervisor {
   private readonly adoptedNamespaces = new Set<string>();
   private queue: Promise<unknown> = Promise.resolve();
   private readonly names: WindowNames;
+  private readonly attention: AttentionBoard;
 
   constructor(private readonly deps: SupervisorDeps) {
     this.names = new WindowNames(deps.idleMs);
+    this.attention = new AttentionBoard({ now: deps.now, log: deps.log });
   }
 
   handle(request: Request): Promise<unknown> {
@@ -102,6 +112,26 @@ export class Supervisor {
       this.deps.log(`task ${taskId} captured conversation ${id}`);
       this.changed();
     });
+  }
+
+  /** A task's signal file changed (from the capture watcher). */
+  signals(taskId: number, run: number): Promise<void> {
+    return this.enqueue(async () => {
+      const task = this.tasks.get(taskId);
+      if (task && task.run === run) await this.applyAttention(this.attention.refresh(task));
+    });
+  }
+
+  /** Every task's signal file read from its start without notifying: after an adoption, that history is not news. */
+  replayAttention(): Promise<void> {
+    return this.enqueue(async () => {
+      for (const task of this.tasks.values()) await this.applyAttention(this.attention.refresh(task, { quiet: true }));
+    });
+  }
+
+  /** The task's attention now (for views). */
+  attentionOf(task: Task): AttentionState {
+    return this.attention.of(task);
   }
 
   /** Stops every task and closes their windows (the `down` path). */
@@ -154,17 +184,31 @@ export class Supervisor {
   list(): LsRecord[] {
     const now = this.deps.now();
     const ids = this.currentIds(now);
-    return [...this.tasks.values()].map((task) => lsRecord(task, now, ids.get(task.id) ?? null, this.deps.idleMs));
+    return [...this.tasks.values()].map((task) => lsRecord(task, now, ids.get(task.id) ?? null, this.attention.of(task), this.deps.idleMs));
   }
 
   find(ref: string): Task {
-    const task = ref.startsWith('%')
+    const task = this.lookup(ref);
+    if (!task) throw new FleetError(`no task ${ref} in this fleet (see fleetcom ls)`);
+    return task;
+  }
+
+  private lookup(ref: string): Task | undefined {
+    return ref.startsWith('%')
       ? [...this.tasks.values()].find((t) => t.paneId === ref)
       : ref.startsWith('@')
         ? [...this.tasks.values()].find((t) => t.windowId === ref)
         : this.tasks.get(Number(ref));
-    if (!task) throw new FleetError(`no task ${ref} in this fleet (see fleetcom ls)`);
-    return task;
+  }
+
+  /** Shows the next task that needs the user (after the one at `from`) in `client`; its id, or null. */
+  async next(from: string | null, client: string | null): Promise<{ id: number } | null> {
+    const current = from === null ? null : (this.lookup(from)?.id ?? null);
+    const attending = [...this.tasks.values()].map((task) => ({ task, id: task.id, ...this.attention.of(task) }));
+    const target = nextNeedingYou(attending, current);
+    if (target === null) return null;
+    await this.deps.tmux.showWindow(target.task.windowId, client);
+    return { id: target.id };
   }
 
   async spawn(spec: Spec): Promise<Task> {
@@ -230,6 +274,7 @@ export class Supervisor {
     const run = task.run + 1;
     const launch = planLaunch({ id: task.id, run, command, cwd: task.cwd, env: task.env }, await this.launchInputs());
     const oldCapture = task.captureFile;
+    const hadAttention = this.attention.of(task).attention !== null;
     await this.deps.tmux.setWindowOption(task.windowId, '@fleetcom-run', String(run));
     await this.deps.tmux.respawnPane(task.paneId, { cwd: task.cwd, env: launch.windowEnv, argv: launch.argv, path: launch.path });
     const held = [...task.everHeld, ...(resolved ? [resolved.id] : []), ...(task.captured ? [task.captured] : [])];
@@ -238,6 +283,7 @@ export class Supervisor {
       killed: false, endedAt: null, captured: null, everHeld: [...new Set(held)],
     });
     if (oldCapture) this.deleteCapture(oldCapture);
+    if (hadAttention) await this.deps.tmux.unsetWindowOption(task.windowId, ATTENTION_OPTION).catch(() => undefined);
     this.deps.log(`task ${task.id} rerun ${run}: ${command}`);
     await this.refreshName(task);
     this.changed();
@@ -276,7 +322,9 @@ export class Supervisor {
       if (pane.activity > task.lastOutputAt && task.endedAt === null) task.lastOutputAt = pane.activity;
       if (pane.dead && task.endedAt === null) await this.recordExit(task, pane);
       else {
-        const name = this.names.changed(task, this.deps.now());
+        // A backstop for a missed file event, and codex's output heuristic; the rename below shows it.
+        await this.applyAttention(this.attention.refresh(task) ?? this.attention.outputSeen(task), { rename: false });
+        const name = this.names.changed(task, this.deps.now(), this.attention.of(task).attention);
         if (name !== null) renames.push([task.windowId, name]);
       }
     }
@@ -286,6 +334,7 @@ export class Supervisor {
   }
 
   async recordExit(task: Task, pane: PaneInfo): Promise<void> {
+    const hadAttention = this.attention.of(task).attention !== null;
     const text = await this.deps.tmux.retainedText(task.paneId).catch(() => '');
     task.exitHint = task.harness ? scrapeExit(task.harness, text) : null;
     task.exitStatus = pane.deadStatus;
@@ -293,6 +342,7 @@ export class Supervisor {
     task.endedAt = this.deps.now();
     const how = task.killed ? 'was killed by a signal' : `exited with status ${task.exitStatus}`;
     this.deps.log(`task ${task.id} ${how}${task.exitHint ? `; exit hint ${task.exitHint}` : ''}`);
+    if (hadAttention) await this.deps.tmux.unsetWindowOption(task.windowId, ATTENTION_OPTION).catch(() => undefined);
     await this.refreshName(task);
     this.changed();
   }
@@ -302,7 +352,7 @@ export class Supervisor {
     void this.refreshName(task);
     this.changed();
     const now = this.deps.now();
-    return lsRecord(task, now, this.currentIds(now).get(task.id) ?? null, this.deps.idleMs);
+    return lsRecord(task, now, this.currentIds(now).get(task.id) ?? null, this.attention.of(task), this.deps.idleMs);
   }
 
   /** The fleet as recipe entries, agents as their resume commands (precedence 1-4). */
@@ -345,18 +395,32 @@ export class Supervisor {
   private forget(task: Task, why: string): void {
     this.tasks.delete(task.id);
     this.names.forget(task.id);
+    this.attention.forget(task.id);
     if (task.captureFile) this.deleteCapture(task.captureFile);
     this.deps.log(`task ${task.id} ${why}`);
     this.changed();
   }
 
-  /** Only a capture file in one of this fleet's namespaces is deleted, whatever a record says. */
+  /** Only a capture file (and its events file) in one of this fleet's namespaces is deleted, whatever a record says. */
   private deleteCapture(file: string): void {
     try {
       deleteCaptureFile(file, this.namespaces());
     } catch (error) {
       this.deps.log(`${(error as Error).message}`);
     }
+  }
+
+  /** Shows a task's new attention: the window option status lines read, the glyph, then the listener. */
+  private async applyAttention(change: AttentionChange | null, opts: { rename?: boolean } = {}): Promise<void> {
+    if (change === null) return;
+    const { task, state } = change;
+    this.deps.log(`task ${task.id} ${state.attention ?? 'no longer signals'}${state.message ? `: ${state.message}` : ''}`);
+    const option = state.attention === null
+      ? this.deps.tmux.unsetWindowOption(task.windowId, ATTENTION_OPTION)
+      : this.deps.tmux.setWindowOption(task.windowId, ATTENTION_OPTION, state.attention);
+    await option.catch(() => undefined);
+    if (opts.rename !== false) await this.refreshName(task);
+    this.deps.onAttention?.(change);
   }
 
   private changed(): void {
@@ -369,7 +433,7 @@ export class Supervisor {
   }
 
   private async refreshName(task: Task): Promise<void> {
-    const name = this.names.changed(task, this.deps.now());
+    const name = this.names.changed(task, this.deps.now(), this.attention.of(task).attention);
     if (name !== null) await this.deps.tmux.renameWindow(task.windowId, name).catch(() => undefined);
   }
 

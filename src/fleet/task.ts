@@ -1,6 +1,6 @@
 // A task record and what can be derived from it. A task's environment lives only in memory:
 // state.json never holds environments.
-import type { HarnessName, IdSource, RunEvidence } from '../harness/index.js';
+import type { Attention, HarnessName, IdSource, RunEvidence } from '../harness/index.js';
 import { escapeStyle, windowLabel } from '../tmux/format.js';
 
 export type TaskState = 'running' | 'idle' | 'exited';
@@ -65,14 +65,21 @@ export function labelOf(task: Pick<TaskRecord, 'name' | 'command'>): string {
   return task.name ?? task.command;
 }
 
-/** The window name: state glyph and label (display-safe), `#` doubled so the status line shows no style. */
-export function windowName(task: Task, now: number, idleMs = IDLE_AFTER_MS): string {
-  return escapeStyle(`${stateGlyph(task, now, idleMs)} ${windowLabel(labelOf(task))}`);
+/**
+ * The window name: state glyph and label (display-safe), `#` doubled so the status line shows
+ * no style. A running agent's attention replaces the glyph: waiting for the user or for a
+ * permission says more than idle.
+ */
+export function windowName(task: Task, now: number, idleMs = IDLE_AFTER_MS, attention: Attention | null = null): string {
+  return escapeStyle(`${stateGlyph(task, now, idleMs, attention)} ${windowLabel(labelOf(task))}`);
 }
 
-export function stateGlyph(task: Task, now: number, idleMs = IDLE_AFTER_MS): string {
+export const ATTENTION_GLYPHS: Record<Attention, string> = { working: '✻', waiting: '❯', permission: '⚑' };
+
+export function stateGlyph(task: Task, now: number, idleMs = IDLE_AFTER_MS, attention: Attention | null = null): string {
   const state = taskState(task, now, idleMs);
   if (state === 'exited') return task.exitStatus === 0 ? '✓' : '✗';
+  if (attention !== null) return ATTENTION_GLYPHS[attention];
   return state === 'idle' ? '∙' : '✻';
 }
 
@@ -96,4 +103,7 @@ export interface LsRecord {
   paneId: string;
   spawnedAt: string;
   lastOutputAt: string;
+  /** From the agent's own signals (claude hooks, codex notifier); null for other commands. */
+  attention: Attention | null;
+  attentionSince: string | null;
 }

@@ -1,8 +1,8 @@
 // FleetTmux on a real tmux server, for the fleet's own session.
-import { setWindowOption, showGlobalEnvironment } from '../tmux/options.js';
+import { setWindowOption, showGlobalEnvironment, unsetWindowOption } from '../tmux/options.js';
 import { capturePane, listPanes, livePanePids } from '../tmux/panes.js';
 import type { TmuxRun } from '../tmux/runner.js';
-import { killWindow, newWindows, renameWindow, renameWindows, respawnPane } from '../tmux/windows.js';
+import { killWindow, newWindows, renameWindow, renameWindows, respawnPane, showWindow } from '../tmux/windows.js';
 import type { FleetTmux, PaneInfo } from './tmux-port.js';
 
 export function fleetTmux(tmux: TmuxRun, sessionId: string): FleetTmux {
@@ -23,11 +23,13 @@ export function fleetTmux(tmux: TmuxRun, sessionId: string): FleetTmux {
           task: p.fleetcomTask === null ? null : String(p.fleetcomTask),
           run: p.fleetcomRun === null ? null : String(p.fleetcomRun),
           socket: p.fleetcomSocket,
-          windowName: p.windowName.replace(/^[✻∙✓✗◆] /u, '').replaceAll('##', '#'),
+          windowName: p.windowName.replace(/^[✻∙✓✗◆❯⚑] /u, '').replaceAll('##', '#'),
         }),
       ),
     livePanePids: (paneIds) => livePanePids(tmux, paneIds),
     setWindowOption: (windowId, option, value) => setWindowOption(tmux, windowId, option, value),
+    unsetWindowOption: (windowId, option) => unsetWindowOption(tmux, windowId, option),
+    showWindow: (windowId, client) => showWindow(tmux, windowId, client),
     renameWindow: (windowId, name) => renameWindow(tmux, windowId, name),
     renameWindows: (renames) => renameWindows(tmux, renames),
     killWindow: (windowId) => killWindow(tmux, windowId),

@@ -39,6 +39,9 @@ export interface FleetTmux {
   /** The pid of each of these panes that is alive now, read by pane id (gone or dead: absent). */
   livePanePids(paneIds: readonly string[]): Promise<Map<string, number>>;
   setWindowOption(windowId: string, option: string, value: string): Promise<void>;
+  unsetWindowOption(windowId: string, option: string): Promise<void>;
+  /** Shows the window in a tmux client (by name), or makes it its session's current window. */
+  showWindow(windowId: string, client: string | null): Promise<void>;
   renameWindow(windowId: string, name: string): Promise<void>;
   /** Several renames in as few tmux calls as fit; a window that is gone is skipped. */
   renameWindows(renames: Array<[windowId: string, name: string]>): Promise<void>;

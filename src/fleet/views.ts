@@ -1,8 +1,8 @@
 // Read-only views of tasks for clients (`ls --json`, product.md §2.1).
-import { rewriteCommand, type Resolved } from '../harness/index.js';
+import { rewriteCommand, type AttentionState, type Resolved } from '../harness/index.js';
 import { IDLE_AFTER_MS, taskState, type LsRecord, type Task } from './task.js';
 
-export function lsRecord(task: Task, now: number, resolved: Resolved | null, idleMs = IDLE_AFTER_MS): LsRecord {
+export function lsRecord(task: Task, now: number, resolved: Resolved | null, attention: AttentionState, idleMs = IDLE_AFTER_MS): LsRecord {
   const source = resolved && resolved.source !== 'correlation' ? resolved.source : null;
   const id = source ? resolved!.id : null;
   return {
@@ -24,5 +24,7 @@ export function lsRecord(task: Task, now: number, resolved: Resolved | null, idl
     paneId: task.paneId,
     spawnedAt: new Date(task.spawnedAt).toISOString(),
     lastOutputAt: new Date(task.lastOutputAt).toISOString(),
+    attention: attention.attention,
+    attentionSince: attention.since === null ? null : new Date(attention.since).toISOString(),
   };
 }

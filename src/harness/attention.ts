@@ -153,3 +153,28 @@ function cleanMessage(message: string | undefined): string | null {
 function issueText(error: z.ZodError): string {
   return error.issues.map((issue) => `${issue.path.join('.') || '(payload)'}: ${issue.message}`).join('; ');
 }
+
+/** What ordering needs of a task: its attention and since when. */
+export interface Attending {
+  id: number;
+  attention: Attention | null;
+  since: number | null;
+}
+
+/**
+ * The tasks that need the user, in the order to visit them: permission first, then waiting,
+ * each the longest-waiting first (ties by id).
+ */
+export function needsYouOrder<T extends Attending>(items: Iterable<T>): T[] {
+  const rank = (a: Attention | null) => (a === 'permission' ? 0 : 1);
+  return [...items]
+    .filter((t) => t.attention === 'permission' || t.attention === 'waiting')
+    .sort((a, b) => rank(a.attention) - rank(b.attention) || (a.since ?? 0) - (b.since ?? 0) || a.id - b.id);
+}
+
+/** The one to go to after `current` (a task id, or null when the user is elsewhere), cycling. */
+export function nextNeedingYou<T extends Attending>(items: Iterable<T>, current: number | null): T | null {
+  const order = needsYouOrder(items);
+  const at = order.findIndex((t) => t.id === current);
+  return order[(at + 1) % Math.max(order.length, 1)] ?? null;
+}

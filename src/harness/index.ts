@@ -35,3 +35,7 @@ export function captureId(evidence: RunEvidence, now: number): string | null {
 export function scrapeExit(harness: HarnessName, text: string): string | null {
   return harnessFor(harness).scrapeExit(text);
 }
+export {
+  applySignal, claudeSignal, codexSignal, needsYouOrder, nextNeedingYou, NO_ATTENTION, workingFromOutput, worthNotifying,
+  type Attending, type Attention, type AttentionSignal, type AttentionState, type SignalResult, type Step,
+} from './attention.js';

@@ -149,6 +149,11 @@ export async function selectWindow(tmux: TmuxRun, target: string): Promise<void>
   await tmux.runSequence([['select-window', '-t', target]]);
 }
 
+/** Shows the window in the given client (switching its session if need be), or selects it. */
+export async function showWindow(tmux: TmuxRun, target: string, client: string | null): Promise<void> {
+  await tmux.runSequence([client === null ? ['select-window', '-t', target] : ['switch-client', '-c', client, '-t', target]]);
+}
+
 /** The name is stored exactly, as for newWindow. */
 export async function renameWindow(tmux: TmuxRun, target: string, name: string): Promise<void> {
   await tmux.runSequence([['rename-window', '-t', target, escapeFormat(name)]]);

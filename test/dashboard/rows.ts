@@ -8,7 +8,7 @@ export function row(id: number, fields: Partial<Row> = {}): Row {
   const command = fields.command ?? `cmd${id}`;
   return {
     id, run: 0, state: 'running', exitStatus: null, tagged: false, label: fields.name ?? command, name: null, command,
-    group: null, cwd: `${HOME}/src/app`, line: '', ageMs: 3_000, windowId: `@${id}`, paneId: `%${id}`, ...fields,
+    group: null, cwd: `${HOME}/src/app`, line: '', ageMs: 3_000, windowId: `@${id}`, paneId: `%${id}`, attention: null, since: null, ...fields,
   };
 }
 

@@ -3,6 +3,7 @@ import { cellWidth } from '../../src/dashboard/cells.js';
 import { latestLine, rowOf } from '../../src/dashboard/model.js';
 import { formatAge, render, type Frame } from '../../src/dashboard/view.js';
 import type { Task } from '../../src/fleet/task.js';
+import { NO_ATTENTION } from '../../src/harness/index.js';
 import { fleet, HOME, row, ui } from './rows.js';
 
 const frame = (fields: Partial<Frame>): Frame => ({ rows: fleet, ui: ui(), home: HOME, width: 72, height: 12, ...fields });
@@ -126,9 +127,9 @@ describe('row data', () => {
 
   it('ages an exited task from its exit and a running one from its last output', () => {
     const base = { id: 1, run: 0, cwd: '/w', command: 'x', name: null, group: null, tagged: false, endedAt: null, lastOutputAt: 1_000, exitStatus: null, windowId: '@1', paneId: '%1' };
-    expect(rowOf({ ...base } as unknown as Task, 4_000, '').ageMs).toBe(3_000);
-    expect(rowOf({ ...base, endedAt: 2_000, exitStatus: 0 } as unknown as Task, 4_000, '')).toMatchObject({ state: 'exited', ageMs: 2_000 });
-    expect(rowOf({ ...base } as unknown as Task, 20_000, '').state).toBe('idle');
+    expect(rowOf({ ...base } as unknown as Task, 4_000, '', NO_ATTENTION).ageMs).toBe(3_000);
+    expect(rowOf({ ...base, endedAt: 2_000, exitStatus: 0 } as unknown as Task, 4_000, '', NO_ATTENTION)).toMatchObject({ state: 'exited', ageMs: 2_000 });
+    expect(rowOf({ ...base } as unknown as Task, 20_000, '', NO_ATTENTION).state).toBe('idle');
   });
 
   it.each([[0, '0s'], [59_999, '59s'], [60_000, '1m'], [3_599_000, '59m'], [7_200_000, '2h'], [3 * 86_400_000, '3d']])('formats %i ms as %s', (ms, text) => {

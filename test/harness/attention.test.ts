@@ -1,4 +1,4 @@
-// The event → attention machine, fed the real claude 2.1.197 hook payloads (test/fixtures/claude)
+// The event → attention machine, fed the real claude 2.1.197 hook payloads (test/fixtures/claude-hooks)
 // and codex notify payloads of the shape real-clients.md records.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -7,7 +7,7 @@ import {
   type AttentionState, type SignalResult,
 } from '../../src/harness/attention.js';
 
-const recorded = readFileSync(new URL('../fixtures/claude/2.1.197-hooks.jsonl', import.meta.url), 'utf8')
+const recorded = readFileSync(new URL('../fixtures/claude-hooks/2.1.197.jsonl', import.meta.url), 'utf8')
   .split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
 const SID = 'b76c5d24-78e9-4c78-b673-5cc322b36d7c';
 const OTHER = '11111111-2222-4333-8444-555555555555';
