@@ -1,25 +1,11 @@
 // The rerun key pressed by a real attached tmux client, with two fleets (two runtime dirs) on
 // one tmux server: each task window reruns through its own fleet's socket.
-import { execa, type ResultPromise } from 'execa';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { attachClient } from '../helpers/client.js';
 import { startFleet, type Fleet } from '../helpers/fleet.js';
-import { useSandbox, type Sandbox } from '../helpers/sandbox.js';
+import { useSandbox } from '../helpers/sandbox.js';
 import { waitFor } from '../helpers/wait-for.js';
-
-/** `tmux attach` on a pseudo-terminal made by `script`, so keys go through a real client. */
-async function attachClient(sb: Sandbox, target: string): Promise<{ type(bytes: string): void; client: ResultPromise }> {
-  const client = execa('script', ['-qfec', `tmux -S '${sb.socket}' attach-session -t '${target}'`, '/dev/null'], {
-    env: { ...sb.env, TERM: 'xterm-256color' },
-    extendEnv: false,
-    stdin: 'pipe',
-    stdout: 'ignore',
-    stderr: 'ignore',
-    reject: false,
-  });
-  await waitFor(async () => (await sb.tmux('list-clients', '-F', '#{client_name}')).trim() !== '', { what: 'an attached client' });
-  return { type: (bytes) => client.stdin?.write(bytes), client };
-}
 
 async function exitedTask(fleet: Fleet): Promise<{ id: number; windowId: string }> {
   const id = await fleet.run('sh', '-c', 'echo done');

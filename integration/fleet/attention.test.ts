@@ -1,0 +1,157 @@
+// Attention end to end: the fake claude runs the overlay's hooks (the real payload shapes),
+// the supervisor turns them into `ls --json` fields, the window option and glyph, the bell and
+// the user's notify command; bad events files change nothing.
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { attachClient } from '../helpers/client.js';
+import { startFleet, type Fleet } from '../helpers/fleet.js';
+import { typeLine, waitForText } from '../helpers/pane.js';
+import { useSandbox, type Sandbox } from '../helpers/sandbox.js';
+import { waitFor } from '../helpers/wait-for.js';
+
+const OTHER_ID = '11111111-2222-4333-8444-555555555555';
+
+async function windowFormat(sb: Sandbox, windowId: string, format: string): Promise<string> {
+  return (await sb.tmux('display-message', '-p', '-t', windowId, format)).trim();
+}
+
+function notified(log: string): string[] {
+  return existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean) : [];
+}
+
+/** A fleet whose notify command appends `id|attention|label|message` to a log; claude replies held by a gate file. */
+async function attentionWorld(before: (sb: Sandbox) => Promise<unknown> = async () => undefined) {
+  const sb = await useSandbox();
+  await before(sb);
+  const gate = join(sb.dir, 'reply-gate');
+  const log = join(sb.dir, 'notified.log');
+  sb.env.FAKE_CLAUDE_REPLY_GATE = gate;
+  const command = `printf '%s|%s|%s|%s\\n' "$FLEETCOM_TASK_ID" "$FLEETCOM_ATTENTION" "$FLEETCOM_TASK_LABEL" "$FLEETCOM_MESSAGE" >> '${log}'`;
+  const fleet = await startFleet(sb, { args: ['--notify-command', command] });
+  return { sb, fleet, gate, log };
+}
+
+async function startClaude(sb: Sandbox, fleet: Fleet) {
+  const id = await fleet.run('claude');
+  const task = await fleet.waitTask(id, (t) => t.attention === 'waiting', 'waiting at its fresh prompt');
+  await waitForText(sb, task.paneId, '? for shortcuts');
+  return task;
+}
+
+describe('attention from claude hooks', () => {
+  it('goes working on a prompt and waiting after the reply, in ls, the window option and name, with one bell and one notification', async () => {
+    const { sb, fleet, gate, log } = await attentionWorld();
+    const task = await startClaude(sb, fleet);
+    expect(task.attentionSince).not.toBeNull();
+    // A fresh prompt is not news: no bell, no notification.
+    expect(notified(log)).toEqual([]);
+    expect(await windowFormat(sb, task.windowId, '#{@fleetcom-attention}')).toBe('waiting');
+
+    await typeLine(sb, task.paneId, 'hello');
+    const working = await fleet.waitTask(task.id, (t) => t.attention === 'working', 'working while the reply is held');
+    expect(await windowFormat(sb, task.windowId, '#{@fleetcom-attention}')).toBe('working');
+    await waitFor(async () => (await windowFormat(sb, task.windowId, '#{window_name}')).startsWith('✻ '), { what: 'the working glyph' });
+
+    writeFileSync(gate, '');
+    const waiting = await fleet.waitTask(task.id, (t) => t.attention === 'waiting', 'waiting after the reply');
+    expect(Date.parse(waiting.attentionSince ?? '')).toBeGreaterThanOrEqual(Date.parse(working.attentionSince ?? ''));
+    await waitFor(async () => (await windowFormat(sb, task.windowId, '#{window_name}')) === '❯ claude', { what: 'the waiting glyph' });
+    await waitFor(async () => (await windowFormat(sb, task.windowId, '#{window_bell_flag}')) === '1', { what: 'the bell in the task window' });
+    await waitFor(() => notified(log).length === 1, { what: 'one notification' });
+    expect(notified(log)).toEqual([`${task.id}|waiting|claude|claude is waiting for you`]);
+
+    // A permission request: its own transition, claude's words as the message.
+    await typeLine(sb, task.paneId, 'please fake-permission');
+    await fleet.waitTask(task.id, (t) => t.attention === 'permission', 'permission');
+    await waitFor(() => notified(log).length === 2, { what: 'a second notification' });
+    expect(notified(log)[1]).toBe(`${task.id}|permission|claude|Claude needs your permission`);
+    expect(await windowFormat(sb, task.windowId, '#{window_name}')).toBe('⚑ claude');
+
+    // Allowed: the reply ends the turn, waiting again (a third notification, never a repeat).
+    writeFileSync(gate, '');
+    await typeLine(sb, task.paneId, '1');
+    await fleet.waitTask(task.id, (t) => t.attention === 'waiting', 'waiting after the allowed tool');
+    await waitFor(() => notified(log).length === 3, { what: 'a third notification' });
+
+    // The exit: no attention, option gone, events file removed with the run on rm.
+    await typeLine(sb, task.paneId, '/exit');
+    const exited = await fleet.waitTask(task.id, (t) => t.state === 'exited', 'exited');
+    expect(exited).toMatchObject({ attention: null, attentionSince: null });
+    expect(await windowFormat(sb, task.windowId, '#{@fleetcom-attention}')).toBe('');
+    expect(notified(log)).toHaveLength(3);
+  });
+
+  it('ignores another conversation, garbage and a 10 MB events file, with a log line each, and keeps reading after them', async () => {
+    const { sb, fleet } = await attentionWorld();
+    const task = await startClaude(sb, fleet);
+    const captureFile = (await sb.agentStarts()).find((a) => a.agent === 'claude')?.env.FLEETCOM_CAPTURE_FILE ?? '';
+    const events = captureFile.replace(/\.json$/, '.events');
+    expect(existsSync(events)).toBe(true);
+    const before = await fleet.task(task.id);
+
+    appendFileSync(events, `${JSON.stringify({ session_id: OTHER_ID, hook_event_name: 'UserPromptSubmit', prompt: 'x' })}\n`);
+    await waitFor(async () => /ignored 1 event\(s\): UserPromptSubmit of conversation 1111/.test(await fleet.log()), { what: 'the other-id log line' });
+    appendFileSync(events, 'not json at all\n{"half":\n');
+    await waitFor(async () => /2 line\(s\) that are not JSON skipped/.test(await fleet.log()), { what: 'the garbage log line' });
+    appendFileSync(events, `${'x'.repeat(10 * 1024 * 1024)}\n`);
+    await waitFor(async () => /grew by \d+ bytes at once .*skipped/.test(await fleet.log()), { what: 'the 10 MB log line' });
+    expect(await fleet.task(task.id)).toMatchObject({ attention: 'waiting', attentionSince: before.attentionSince, state: before.state });
+
+    // The file's own claude still counts afterwards.
+    await typeLine(sb, task.paneId, 'hello');
+    await fleet.waitTask(task.id, (t) => t.attention === 'working', 'working after the bad input');
+  });
+});
+
+describe('the next-task key', () => {
+  it('prefix N shows a permission first, then the longest waiting; down restores the key it replaced', async () => {
+    const { sb, fleet } = await attentionWorld(async (sb) => {
+      await sb.startServer();
+      await sb.tmux('bind-key', '-T', 'prefix', 'N', 'set-option', '-g', '@n-before', 'yes');
+    });
+    const first = await startClaude(sb, fleet);
+    const second = await startClaude(sb, fleet);
+    await typeLine(sb, second.paneId, 'go fake-permission');
+    await fleet.waitTask(second.id, (t) => t.attention === 'permission', 'permission');
+
+    const next = async () => {
+      const r = await fleet.cli('next');
+      expect(r.exitCode, r.stderr).toBe(0);
+      return { id: Number(r.stdout.trim()), window: (await sb.tmux('display-message', '-p', '-t', fleet.session, '#{window_id}')).trim() };
+    };
+    expect(await next()).toEqual({ id: second.id, window: second.windowId });
+    // From a task's own pane, the next one after it.
+    const fromSecond = await fleet.cli('next', '--from', second.paneId);
+    expect(fromSecond.stdout.trim()).toBe(String(first.id));
+
+    // The key, pressed in a real client: the same order, then round again.
+    await sb.tmux('select-window', '-t', `${fleet.session}:0`);
+    const { type, client } = await attachClient(sb, 'fleet');
+    const shown = async () => (await sb.tmux('list-clients', '-F', '#{window_id}')).trim();
+    try {
+      type('\x02N');
+      await waitFor(async () => (await shown()) === second.windowId, { what: 'prefix N to show the permission' });
+      type('\x02N');
+      await waitFor(async () => (await shown()) === first.windowId, { what: 'prefix N to show the waiting task next' });
+      type('\x02N');
+      await waitFor(async () => (await shown()) === second.windowId, { what: 'prefix N to go round' });
+    } finally {
+      client.kill();
+      await client;
+    }
+
+    // The binding: fleetcom's while the fleet runs, the user's own again after down.
+    expect(await sb.tmux('list-keys', '-T', 'prefix', 'N')).toContain("'next' '--from-key'");
+    const down = await fleet.cli('down');
+    expect(down.exitCode, down.stderr).toBe(0);
+    expect(await sb.tmux('list-keys', '-T', 'prefix', 'N')).toContain('@n-before');
+  });
+
+  it('fleetcom next says so when no task needs you', async () => {
+    const { fleet } = await attentionWorld();
+    await fleet.run('sleep', '30');
+    const r = await fleet.cli('next');
+    expect([r.exitCode, r.stdout, r.stderr]).toEqual([1, '', 'no task needs you\n']);
+  });
+});
