@@ -104,6 +104,23 @@ describe('attention from claude hooks', () => {
   });
 });
 
+describe('attention from the codex notifier', () => {
+  it('a completed codex turn waits and notifies once; a plain command has no attention', async () => {
+    const { sb, fleet, log } = await attentionWorld();
+    const id = await fleet.run('codex');
+    const plain = await fleet.run('sleep', '30');
+    const task = await fleet.task(id);
+    expect(task.attention).toBeNull();
+    await waitForText(sb, task.paneId, '›');
+    await typeLine(sb, task.paneId, 'hello codex');
+    const waiting = await fleet.waitTask(id, (t) => t.attention === 'waiting', 'waiting after the turn');
+    expect(waiting.conversationId).not.toBeNull();
+    await waitFor(() => notified(log).length === 1, { what: 'one notification for the turn' });
+    expect(notified(log)).toEqual([`${id}|waiting|codex|codex is waiting for you`]);
+    expect((await fleet.task(plain)).attention).toBeNull();
+  });
+});
+
 describe('the next-task key', () => {
   it('prefix N shows a permission first, then the longest waiting; down restores the key it replaced', async () => {
     const { sb, fleet } = await attentionWorld(async (sb) => {

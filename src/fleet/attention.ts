@@ -71,7 +71,7 @@ export class AttentionBoard {
         continue;
       }
       entry.state = step.state;
-      if (step.kind === 'changed') notify = worthNotifying(step.from, step.state.attention);
+      if (step.kind === 'changed') notify = worthNotifying(step.from, step.state.attention, result.signal);
     }
     // The codex notifier appends every payload to the capture file; most are not attention's.
     if (ignored.length > 0 && task.harness !== 'codex') {

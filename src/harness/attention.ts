@@ -130,11 +130,14 @@ export function workingFromOutput(state: AttentionState, lastOutputAt: number, a
   return { ...state, attention: 'working', since: lastOutputAt, message: null };
 }
 
-/** True for the transitions a user is told about: into permission, or a turn ending. */
-export function worthNotifying(from: Attention | null, to: Attention | null): boolean {
+/**
+ * True for the transitions a user is told about: into permission, or into waiting when a turn
+ * ended. A conversation starting (a fresh or resumed prompt, a /clear) is not news: the user
+ * is the one who just started it.
+ */
+export function worthNotifying(from: Attention | null, to: Attention | null, signal: Pick<AttentionSignal, 'starts'>): boolean {
   if (to === 'permission') return from !== 'permission';
-  // A fresh or resumed prompt (null → waiting) is not news: the user just started the task.
-  return to === 'waiting' && (from === 'working' || from === 'permission');
+  return to === 'waiting' && from !== 'waiting' && !signal.starts;
 }
 
 function signal(s: AttentionSignal): SignalResult {

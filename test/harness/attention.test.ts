@@ -98,10 +98,12 @@ describe('the attention machine', () => {
   });
 
   it.each([
-    [null, 'waiting', false], ['working', 'waiting', true], ['permission', 'waiting', true],
-    ['working', 'permission', true], ['permission', 'permission', false], ['waiting', 'working', false], ['waiting', null, false],
-  ] as const)('notifies %s → %s: %s', (from, to, expected) => {
-    expect(worthNotifying(from, to)).toBe(expected);
+    [null, 'waiting', true, false], [null, 'waiting', false, true], ['working', 'waiting', false, true],
+    ['working', 'waiting', true, false], ['permission', 'waiting', false, true], ['working', 'permission', false, true],
+    ['permission', 'permission', false, false], ['waiting', 'waiting', false, false], ['waiting', 'working', false, false],
+    ['waiting', null, false, false],
+  ] as const)('notifies %s → %s (a conversation start: %s): %s', (from, to, starts, expected) => {
+    expect(worthNotifying(from, to, { starts })).toBe(expected);
   });
 });
 
