@@ -20,6 +20,8 @@ export const REPLY_MARK = 'fleetcom-mock-reply';
  */
 export const TOOL_CALL_MARK = 'fleetcom-mock-tool-call';
 export const TOOL_COMMAND = 'touch fleetcom-permission-probe';
+/** A turn whose message contains this is answered only at `releaseHeld()`: the client stays busy. */
+export const HOLD_MARK = 'fleetcom-mock-hold';
 const TITLE_REPLY = 'Mock task title';
 
 export interface RecordedRequest {
@@ -37,6 +39,9 @@ export interface MockApi {
   requests: RecordedRequest[];
   /** The text the mock answered with, in order (both APIs). */
   replies: string[];
+  /** How many turns are held (HOLD_MARK); `releaseHeld` answers them. */
+  held(): number;
+  releaseHeld(): void;
   close(): Promise<void>;
 }
 
@@ -44,6 +49,7 @@ export async function startMockApi(): Promise<MockApi> {
   const requests: RecordedRequest[] = [];
   const replies: string[] = [];
   let turn = 0;
+  const held: Array<() => void> = [];
   const nextReply = (input: string): string => {
     // codex asks a second thread for a title after the first turn: answer it like a title.
     const text = /task title/i.test(input) ? TITLE_REPLY : `${REPLY_MARK} ${++turn}`;
@@ -56,7 +62,9 @@ export async function startMockApi(): Promise<MockApi> {
         const body = parseJson(raw);
         const path = (req.url ?? '/').split('?')[0] ?? '/';
         requests.push({ method: req.method ?? 'GET', path, body, at: Date.now() });
-        route(req.method ?? 'GET', path, body, res, nextReply);
+        const answer = () => route(req.method ?? 'GET', path, body, res, nextReply);
+        if (isHeldTurn(path, body)) held.push(answer);
+        else answer();
       },
       () => res.destroy(),
     );
@@ -72,6 +80,10 @@ export async function startMockApi(): Promise<MockApi> {
     port,
     requests,
     replies,
+    held: () => held.length,
+    releaseHeld: () => {
+      for (const answer of held.splice(0)) answer();
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -92,15 +104,23 @@ function route(method: string, path: string, body: unknown, res: ServerResponse,
 
 // ---- Anthropic Messages -------------------------------------------------------------------
 
+/** Only the turn itself offers tools; the title request that comes with a first message does not. */
+function offersBash(b: Record<string, unknown>): boolean {
+  return Array.isArray(b.tools) && b.tools.some((t) => asRecord(t).name === 'Bash');
+}
+
+function isHeldTurn(path: string, body: unknown): boolean {
+  const b = asRecord(body);
+  return path === '/v1/messages' && offersBash(b) && lastUserText(b.messages).includes(HOLD_MARK);
+}
+
 function anthropicMessage(body: unknown, res: ServerResponse, nextReply: (input: string) => string): void {
   const b = asRecord(body);
   const model = typeof b.model === 'string' ? b.model : MOCK_MODEL;
   const input = lastUserText(b.messages);
   const id = `msg_mock_${Date.now().toString(36)}`;
   const usage = { input_tokens: 12, output_tokens: 6, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
-  // Only the turn itself offers tools; the title request that comes with a first message does not.
-  const offersBash = Array.isArray(b.tools) && b.tools.some((t) => asRecord(t).name === 'Bash');
-  if (input.includes(TOOL_CALL_MARK) && offersBash && b.stream === true) return anthropicToolCall(id, model, usage, res);
+  if (input.includes(TOOL_CALL_MARK) && offersBash(b) && b.stream === true) return anthropicToolCall(id, model, usage, res);
   const text = nextReply(input);
   if (b.stream !== true) {
     json(res, 200, {
