@@ -26,6 +26,8 @@ const env = {
   GROK_HOME: join(home, '.grok'),
   PATH: `${join(repo, 'integration', 'fixtures', 'bin')}:${process.env.PATH ?? ''}`,
   SHELL: '/bin/sh',
+  // The fake claude thinks for 3 s, so a message shows it working before it waits for you.
+  FAKE_CLAUDE_REPLY_MS: '3000',
 };
 delete env.TMUX;
 delete env.TMUX_PANE;
@@ -40,6 +42,7 @@ const envLine = `FLEETCOM_RUNTIME_DIR='${env.FLEETCOM_RUNTIME_DIR}' FLEETCOM_CON
 process.stderr.write(`
 The demo fleet runs on a private tmux server (everything lives in ${dir}).
   look at it:   tmux -S '${socket}' attach -t demo      (the fake agents answer any line; /exit ends one)
+                type into claude: it works, then waits under "Needs you" with a bell; prefix N goes there
   list tasks:   ${envLine} node '${cli}' ls
   stop it:      ${envLine} node '${cli}' down && tmux -S '${socket}' kill-server; rm -rf '${dir}'
 `);
