@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { perform, type ActionDeps } from '../../src/dashboard/actions.js';
+import { NO_ATTENTION } from '../../src/harness/index.js';
 
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
@@ -13,7 +14,7 @@ function depsWith(tasks: unknown[]): ActionDeps {
   return {
     tmux: { runSequence: () => Promise.reject(new Error('no tmux in this test')) } as unknown as ActionDeps['tmux'],
     sessionId: '$0', pane: '%0',
-    fleet: { tasks: () => [], handle: (request) => Promise.resolve(request.op === 'save' ? tasks : null) },
+    fleet: { tasks: () => [], attention: () => NO_ATTENTION, handle: (request) => Promise.resolve(request.op === 'save' ? tasks : null) },
     quit: () => Promise.resolve(),
     env: {}, cwd: dir, home: dir, sessionDir: join(dir, 'sessions'), scratchDir: dir,
     now: () => 0, log: () => {},
