@@ -5,6 +5,7 @@ import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { attachClient } from '../helpers/client.js';
+import { cliPath } from '../helpers/cli.js';
 import { startFleet, type Fleet } from '../helpers/fleet.js';
 import { typeLine, waitForText } from '../helpers/pane.js';
 import { useSandbox, type Sandbox } from '../helpers/sandbox.js';
@@ -101,6 +102,26 @@ describe('attention from claude hooks', () => {
     // The file's own claude still counts afterwards.
     await typeLine(sb, task.paneId, 'hello');
     await fleet.waitTask(task.id, (t) => t.attention === 'working', 'working after the bad input');
+  });
+});
+
+describe('attention after a supervisor restart', () => {
+  it('is read again from the events files, without telling anyone twice', async () => {
+    const { sb, fleet, gate, log } = await attentionWorld();
+    const task = await startClaude(sb, fleet);
+    await typeLine(sb, task.paneId, 'hello');
+    await fleet.waitTask(task.id, (t) => t.attention === 'working', 'working');
+    writeFileSync(gate, '');
+    await waitFor(() => notified(log).length === 1, { what: 'the notification of the turn' });
+
+    const pid = Number(await windowFormat(sb, fleet.supervisorPane, '#{pane_pid}'));
+    process.kill(pid, 'SIGTERM');
+    await waitFor(async () => (await fleet.cli('ls')).exitCode === 3, { what: 'the fleet to be gone' });
+    await sb.tmux('respawn-pane', '-k', '-t', fleet.supervisorPane, '--', process.execPath, cliPath, 'up', '--headless',
+      '--notify-command', `echo adopted >> '${log}'`);
+    const adopted = await fleet.waitTask(task.id, (t) => t.attention === 'waiting', 'waiting, read again after the restart');
+    expect(adopted.attentionSince).not.toBeNull();
+    expect(notified(log)).toHaveLength(1);
   });
 });
 
