@@ -49,6 +49,8 @@ describe('config.json', () => {
         rerunKey: { value: 'r', source: 'default' },
         idleSeconds: { value: 10, source: 'default' },
         groupBy: { value: 'state', source: 'default' },
+        nextKey: { value: 'N', source: 'default' },
+        notifyCommand: { value: null, source: 'default' },
       },
     });
     const text = await cli(sb, 'config');
@@ -84,6 +86,19 @@ describe('config.json', () => {
     expect(await binding(sb, 'F5')).not.toContain('rerun');
   });
 
+  it("up binds the file's next-task key and runs its notify command (the attention keys)", async () => {
+    const sb = await useSandbox();
+    await writeConfig(sb, { nextKey: 'F7', notifyCommand: 'true' });
+    expect(await cli(sb, 'keys')).toMatchObject({ exitCode: 0, stdout: expect.stringContaining('bind-key -T prefix F7 ') });
+    await upDetached(sb);
+    expect(await binding(sb, 'F7')).toContain("'next'");
+    expect(await binding(sb, 'N')).not.toContain("'next'");
+    const up = (await sb.tmux('list-panes', '-t', 'cfg:0', '-F', '#{pane_start_command}')).trim();
+    expect(up).toContain('--notify-command true');
+    expect((await cli(sb, 'down')).exitCode).toBe(0);
+    expect(await binding(sb, 'F7')).not.toContain("'next'");
+  });
+
   it('gives way to the flags of up', async () => {
     const sb = await useSandbox();
     await writeConfig(sb, { rerunKey: 'F5', idleSeconds: 3600 });
@@ -96,7 +111,7 @@ describe('config.json', () => {
 
   it.each([
     ['a wrong type', { idleSeconds: '30' }, 'idleSeconds: expected a number'],
-    ['an unknown key', { rerunKey: 'F5', notify: true }, 'notify: unknown key (known: rerunKey, idleSeconds, groupBy)'],
+    ['an unknown key', { rerunKey: 'F5', notify: true }, 'notify: unknown key (known: rerunKey, idleSeconds, groupBy, nextKey, notifyCommand)'],
     ['bad JSON', '{"rerunKey": "F5",}', 'line 1, column 19: invalid JSON: '],
   ])('with %s is refused whole, naming the file, the key and the reason: nothing starts', async (_title, settings, reason) => {
     const sb = await useSandbox();
