@@ -136,7 +136,8 @@ export const claude: Harness = {
   instrument,
   parseCapture,
   captureId,
-  scrapeExit: (text) => lastHint(text, { prefixes: ['claude --resume '] }),
+  // Newer claude echoes its launch flags in the hint: `claude --model opus --resume <id>`.
+  scrapeExit: (text) => lastHint(text, { prefixes: ['claude --resume '], echoedFlags: { program: 'claude', selector: ' --resume ' } }),
   correlate,
   resumable: (id, evidence) => claudeTranscriptHasUser(evidence.home, evidence.cwd, id),
 };

@@ -13,6 +13,13 @@ export interface HintForms {
    * counted after the line's prefix hints (codex's `… then select <title> (<id>)`).
    */
   parenthesised?: { lineMarkers: readonly string[] };
+  /**
+   * `<program> [words…]<selector><id>`: the program echoes some of its launch flags between
+   * its name and the selector (claude 2.1.332: `claude --settings /p/s.json --resume <id>`).
+   * The program word starts the line or follows a space or a path's `/`; the words between
+   * hold no shell separator (`;`, `|`, `&`, a backtick), so a hint never spans two commands.
+   */
+  echoedFlags?: { program: string; selector: string };
 }
 
 const OSC = /\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?/g;
@@ -42,13 +49,44 @@ function allIndexes(line: string, needle: string): number[] {
   return found;
 }
 
+const SEPARATOR_FREE_WORDS = '(?: [^\\s;|&`]+)*';
+const flaggedCommands = new Map<string, RegExp>();
+
+/** Matches a line's text before a selector when it ends in `<program> [words…]` (see echoedFlags). */
+function flaggedCommand(program: string): RegExp {
+  let re = flaggedCommands.get(program);
+  if (re === undefined) {
+    re = new RegExp(`(?:^| |/)${program.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}${SEPARATOR_FREE_WORDS}$`);
+    flaggedCommands.set(program, re);
+  }
+  return re;
+}
+
+/** Ids after `selector` whose line, before it, ends in the program and separator-free words. */
+function flaggedHints(line: string, echoed: NonNullable<HintForms['echoedFlags']>): Array<{ at: number; id: string }> {
+  const found: Array<{ at: number; id: string }> = [];
+  for (const at of allIndexes(line, echoed.selector)) {
+    const id = idAt(line, at + echoed.selector.length);
+    if (id !== null && flaggedCommand(echoed.program).test(line.slice(0, at))) found.push({ at, id });
+  }
+  return found;
+}
+
 /** Every hint of one line, in the order they count. */
 function lineHints(line: string, forms: HintForms): string[] {
   const plain: Array<{ at: number; id: string }> = [];
   for (const prefix of forms.prefixes) {
     for (const at of allIndexes(line, prefix)) {
       const id = idAt(line, at + prefix.length);
-      if (id !== null) plain.push({ at, id });
+      // Positions are the id's own, so both forms order alike (a prefix hint ends at its id).
+      if (id !== null) plain.push({ at: at + prefix.length, id });
+    }
+  }
+  if (forms.echoedFlags) {
+    const known = new Set(plain.map((hit) => hit.at));
+    for (const hit of flaggedHints(line, forms.echoedFlags)) {
+      const idStart = hit.at + forms.echoedFlags.selector.length;
+      if (!known.has(idStart)) plain.push({ at: idStart, id: hit.id });
     }
   }
   plain.sort((a, b) => a.at - b.at);
