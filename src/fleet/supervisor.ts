@@ -14,7 +14,7 @@ import { lsRecord } from './views.js';
 import { recordOf, writeState, type PersistedState } from './state-file.js';
 import { dispatch } from './requests.js';
 import { evidenceOf, type LsRecord, type Task, type TaskRecord } from './task.js';
-import type { FleetTmux, PaneInfo, WindowSpec } from './tmux-port.js';
+import { isOver, type FleetTmux, type PaneInfo, type WindowSpec } from './tmux-port.js';
 import { taskWindow } from './task-window.js';
 import { stopProcessGroups } from './stop.js';
 import { WindowNames } from './window-names.js';
@@ -306,7 +306,7 @@ export class Supervisor {
     const task = [...this.tasks.values()].find((t) => t.paneId === paneId);
     if (!task || task.endedAt !== null) return;
     const pane = (await this.deps.tmux.listPanes()).find((p) => p.paneId === paneId);
-    if (pane?.dead) await this.recordExit(task, pane);
+    if (pane && isOver(pane)) await this.recordExit(task, pane);
   }
 
   /** Catches what hooks missed: deaths, windows closed outside fleetcom, idleness. */
@@ -320,7 +320,7 @@ export class Supervisor {
         continue;
       }
       if (pane.activity > task.lastOutputAt && task.endedAt === null) task.lastOutputAt = pane.activity;
-      if (pane.dead && task.endedAt === null) await this.recordExit(task, pane);
+      if (isOver(pane) && task.endedAt === null) await this.recordExit(task, pane);
       else {
         // A backstop for a missed file event, and codex's output heuristic; the rename below shows it.
         await this.applyAttention(this.attention.refresh(task) ?? this.attention.outputSeen(task), { rename: false });
@@ -338,9 +338,9 @@ export class Supervisor {
     const text = await this.deps.tmux.retainedText(task.paneId).catch(() => '');
     task.exitHint = task.harness ? scrapeExit(task.harness, text) : null;
     task.exitStatus = pane.deadStatus;
-    task.killed = pane.deadStatus === null;
+    task.killed = pane.deadSignal !== null;
     task.endedAt = this.deps.now();
-    const how = task.killed ? 'was killed by a signal' : `exited with status ${task.exitStatus}`;
+    const how = task.killed ? `was killed by signal ${pane.deadSignal}` : task.exitStatus === null ? 'exited (status unknown)' : `exited with status ${task.exitStatus}`;
     this.deps.log(`task ${task.id} ${how}${task.exitHint ? `; exit hint ${task.exitHint}` : ''}`);
     if (hadAttention) await this.deps.tmux.unsetWindowOption(task.windowId, ATTENTION_OPTION).catch(() => undefined);
     await this.refreshName(task);

@@ -1,9 +1,18 @@
 // FleetTmux on a real tmux server, for the fleet's own session.
 import { setWindowOption, showGlobalEnvironment, unsetWindowOption } from '../tmux/options.js';
-import { capturePane, listPanes, livePanePids } from '../tmux/panes.js';
+import { capturePane, listPanes, livePanePids, type PaneRecord } from '../tmux/panes.js';
 import type { TmuxRun } from '../tmux/runner.js';
 import { killWindow, newWindows, renameWindow, renameWindows, respawnPane, showWindow } from '../tmux/windows.js';
 import type { FleetTmux, PaneInfo } from './tmux-port.js';
+
+/**
+ * The panes, read a second time when one had exited unreaped: listPanes has then nudged the
+ * server to reap, and the second read usually knows the exit status.
+ */
+async function reapedPanes(tmux: TmuxRun, sessionId: string): Promise<PaneRecord[]> {
+  const panes = await listPanes(tmux, sessionId);
+  return panes.some((p) => p.paneExited && !p.paneDead) ? listPanes(tmux, sessionId) : panes;
+}
 
 export function fleetTmux(tmux: TmuxRun, sessionId: string): FleetTmux {
   return {
@@ -12,12 +21,14 @@ export function fleetTmux(tmux: TmuxRun, sessionId: string): FleetTmux {
     respawnPane: (paneId, spec) => respawnPane(tmux, { ...spec, paneId, clearHistory: true }),
     retainedText: (paneId) => capturePane(tmux, paneId, { history: true }),
     listPanes: async () =>
-      (await listPanes(tmux, sessionId)).map(
+      (await reapedPanes(tmux, sessionId)).map(
         (p): PaneInfo => ({
           paneId: p.paneId,
           windowId: p.windowId,
           dead: p.paneDead,
+          exited: p.paneExited,
           deadStatus: p.paneDeadStatus,
+          deadSignal: p.paneDeadSignal,
           pid: p.panePid,
           activity: (p.windowActivity ?? 0) * 1000,
           task: p.fleetcomTask === null ? null : String(p.fleetcomTask),

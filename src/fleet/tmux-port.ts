@@ -4,9 +4,17 @@
 export interface PaneInfo {
   paneId: string;
   windowId: string;
+  /** The process ended and tmux reaped it: deadStatus / deadSignal say how. */
   dead: boolean;
-  /** null while alive, or for a signal death (tmux 3.3 leaves it empty). */
+  /**
+   * The pane's pty closed but tmux has not reaped the process (tmux 3.3a misses a SIGCHLD
+   * for about half of claude's exits): over, with a status nobody can know yet.
+   */
+  exited: boolean;
+  /** null while alive, for a signal death, or when the status is unknown. */
   deadStatus: number | null;
+  /** The signal that killed it, else null. */
+  deadSignal: number | null;
   pid: number | null;
   /** ms since epoch of the window's last activity. */
   activity: number;
@@ -46,4 +54,9 @@ export interface FleetTmux {
   /** Several renames in as few tmux calls as fit; a window that is gone is skipped. */
   renameWindows(renames: Array<[windowId: string, name: string]>): Promise<void>;
   killWindow(windowId: string): Promise<void>;
+}
+
+/** The pane's process is over: reaped, or its pty closed while tmux has not reaped it. */
+export function isOver(pane: Pick<PaneInfo, 'dead' | 'exited'>): boolean {
+  return pane.dead || pane.exited;
 }
