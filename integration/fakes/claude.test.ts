@@ -181,4 +181,17 @@ describe('fake claude', () => {
     process.kill(started?.pid ?? 0, 'SIGKILL');
     expect(await waitForDeath(sb, session, w.paneId)).toMatchObject({ paneDeadStatus: null, paneDeadSignal: 9 });
   });
+
+  it('under an inherited CLAUDE_CODE_CHILD_SESSION writes no transcript, no sessions entry and no hint', async () => {
+    const { sb, session, settings, work, home, transcript } = await setup();
+    const w = await spawnInPane(sb, session, `claude --session-id ${ID} --settings '${settings}'`, { cwd: work, env: { CLAUDE_CODE_CHILD_SESSION: '1' } });
+    await waitForText(sb, w.paneId, READY);
+    await typeLine(sb, w.paneId, 'hello there');
+    await waitForText(sb, w.paneId, 'fake reply to: hello there');
+    await typeLine(sb, w.paneId, '/exit');
+    await waitForDeath(sb, session, w.paneId);
+    expect(await exists(transcript(ID))).toBe(false);
+    expect(await filesUnder(join(home, 'sessions'))).toEqual([]);
+    expect(await paneText(sb, w.paneId)).not.toContain('--resume');
+  });
 });

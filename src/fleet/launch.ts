@@ -10,7 +10,7 @@ import {
   resolveHome,
   type HarnessName,
 } from '../harness/index.js';
-import { checkCommandSize, windowEnv } from './window-env.js';
+import { checkCommandSize, dropInherited, windowEnv } from './window-env.js';
 
 export interface LaunchRequest {
   id: number;
@@ -58,7 +58,7 @@ export function planLaunch(request: LaunchRequest, inputs: LaunchInputs): Launch
     if (harness === 'codex' && codexRoute.kind === 'opaque') captureFile = null;
     if (harness === 'grok') captureFile = null;
   }
-  const argv = [shell, '-c', request.command + plan.suffix];
+  const argv = [...dropInherited(inputs.globalEnv), shell, '-c', request.command + plan.suffix];
   const env = windowEnv(request.env, inputs.globalEnv, plan.env);
   checkCommandSize(argv, env);
   return {

@@ -1,5 +1,6 @@
 // Which environment a task's window gets (product.md §3.2). Pure.
 import { FleetError } from '../errors.js';
+import { CLAUDE_PARENT_MARKERS, parentMarkersIn } from '../harness/index.js';
 
 /** Never passed: tmux sets them per pane, or they belong to one process or one task run. */
 const NEVER_PASSED = new Set([
@@ -14,6 +15,8 @@ const NEVER_PASSED = new Set([
   '_',
   'FLEETCOM_CAPTURE_FILE',
   'FLEETCOM_NOTIFY_CHAIN',
+  // A claude's own session markers, when fleetcom is called from inside one (its Bash tool).
+  ...CLAUDE_PARENT_MARKERS,
 ]);
 
 /** tmux refuses a command whose message exceeds 16 KiB (its imsg limit). */
@@ -33,6 +36,16 @@ export function windowEnv(
     env[key] = value;
   }
   return { ...env, ...harnessPairs };
+}
+
+/**
+ * The words that start a task's argv so that it does not inherit claude's session markers
+ * from tmux's global environment (a server started from inside a claude has them): `-e`
+ * can only add variables, so `env -u NAME …` drops them; nothing when there are none.
+ */
+export function dropInherited(global: Readonly<Record<string, string>>): string[] {
+  const names = parentMarkersIn(global);
+  return names.length === 0 ? [] : ['env', ...names.flatMap((name) => ['-u', name])];
 }
 
 /** Fails, naming the largest variables, when the new-window command would be too big for tmux. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkCommandSize, windowEnv } from '../../src/fleet/window-env.js';
+import { checkCommandSize, dropInherited, windowEnv } from '../../src/fleet/window-env.js';
 
 describe('a task window environment', () => {
   it('passes only what differs from the global environment, never per-pane or per-run variables', () => {
@@ -20,5 +20,18 @@ describe('a task window environment', () => {
     expect(() => checkCommandSize(['/bin/sh', '-c', 'claude'], { A: 'x'.repeat(1000) })).not.toThrow();
     const env = { SMALL: 'x', BIG: 'y'.repeat(9000), BIGGER: 'z'.repeat(10000) };
     expect(() => checkCommandSize(['/bin/sh', '-c', 'claude'], env)).toThrow(/largest variables are BIGGER \(10007 bytes\), BIG \(9004 bytes\), SMALL/);
+  });
+
+  it("never passes a calling claude's session markers, but passes the user's claude settings", () => {
+    const caller = {
+      CLAUDECODE: '1', CLAUDE_CODE_ENTRYPOINT: 'cli', CLAUDE_CODE_SESSION_ID: 'x', CLAUDE_CODE_CHILD_SESSION: '1', CLAUDE_JOB_DIR: '/j',
+      CLAUDE_CONFIG_DIR: '/mine/.claude', ANTHROPIC_BASE_URL: 'http://127.0.0.1:1',
+    };
+    expect(windowEnv(caller, {}, {})).toEqual({ CLAUDE_CONFIG_DIR: '/mine/.claude', ANTHROPIC_BASE_URL: 'http://127.0.0.1:1' });
+  });
+
+  it("unsets the markers tmux's global environment holds, and only those", () => {
+    expect(dropInherited({ PATH: '/bin', CLAUDE_CONFIG_DIR: '/c' })).toEqual([]);
+    expect(dropInherited({ CLAUDE_CODE_CHILD_SESSION: '1', CLAUDECODE: '1', CLAUDE_CONFIG_DIR: '/c' })).toEqual(['env', '-u', 'CLAUDECODE', '-u', 'CLAUDE_CODE_CHILD_SESSION']);
   });
 });
