@@ -19,7 +19,7 @@ function pane(fields: Partial<PaneInfo>): PaneInfo {
   };
 }
 
-function supervisorWith(p: PaneInfo): { s: Supervisor; task: Task; logs: string[] } {
+async function supervisorWith(p: PaneInfo): Promise<{ s: Supervisor; task: Task; logs: string[] }> {
   const logs: string[] = [];
   const tmux: Partial<FleetTmux> = {
     listPanes: async () => [p],
@@ -34,7 +34,7 @@ function supervisorWith(p: PaneInfo): { s: Supervisor; task: Task; logs: string[
     targetId: null, captureFile: null, home: '/nonexistent', spawnedAt: NOW - 60_000, windowId: '@1', paneId: '%1',
     exitHint: null, exitStatus: null, killed: false, endedAt: null, everHeld: [], env: {}, lastOutputAt: NOW, captured: null,
   };
-  s.tasks.set(1, task);
+  await s.adopt({ tasks: [task], nextId: 2, namespace: null });
   return { s, task, logs };
 }
 
@@ -45,7 +45,7 @@ describe('Supervisor exits', () => {
     ['dead but not reaped', { exited: true }, null, false, 'exited (status unknown)'],
   ] as const)('records a pane %s, its hint scraped', async (_label, fields, status, killed, how) => {
     for (const via of ['paneDied', 'reconcile'] as const) {
-      const { s, task, logs } = supervisorWith(pane(fields));
+      const { s, task, logs } = await supervisorWith(pane(fields));
       await (via === 'paneDied' ? s.paneDied('%1') : s.reconcile());
       expect(task, via).toMatchObject({ exitStatus: status, killed, exitHint: ID, endedAt: NOW });
       expect(logs, via).toEqual([`task 1 ${how}; exit hint ${ID}`]);
@@ -53,7 +53,7 @@ describe('Supervisor exits', () => {
   });
 
   it('leaves a live pane alone', async () => {
-    const { s, task } = supervisorWith(pane({}));
+    const { s, task } = await supervisorWith(pane({}));
     await s.paneDied('%1');
     await s.reconcile();
     expect(task.endedAt).toBeNull();
