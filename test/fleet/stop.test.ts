@@ -3,7 +3,7 @@ import { stopProcessGroups } from '../../src/fleet/stop.js';
 import type { FleetTmux, PaneInfo } from '../../src/fleet/tmux-port.js';
 
 function pane(paneId: string, pid: number, dead: boolean): PaneInfo {
-  return { paneId, windowId: '@1', dead, deadStatus: null, pid, activity: 0, task: '1', run: '0', socket: null, windowName: null };
+  return { paneId, windowId: '@1', dead, exited: dead, deadStatus: null, deadSignal: null, pid, activity: 0, task: '1', run: '0', socket: null, windowName: null };
 }
 
 /**
