@@ -74,7 +74,9 @@ describe('hostile labels, groups and commands', () => {
     for (const spec of specs) ids.push(await runTask(fleet, spec));
     const listed = await fleet.ls();
     for (const [i, spec] of specs.entries()) {
-      expect({ seed, i, task: listed.find((t) => t.id === ids[i]) }).toMatchObject({ seed, i, task: { ...spec, state: 'running' } });
+      // Alive, not `running`: a task silent for 10 s is `idle`, and nine spawns on a loaded
+      // 2-core machine took longer than that once.
+      expect({ seed, i, task: listed.find((t) => t.id === ids[i]) }).toMatchObject({ seed, i, task: { ...spec, state: expect.stringMatching(/^(running|idle)$/) } });
     }
 
     expect((await fleet.cli('save', 'hostile')).exitCode).toBe(0);
