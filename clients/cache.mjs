@@ -1,46 +1,55 @@
-// Where the pinned real clients live: a cache folder outside the project's dependencies,
-// `${XDG_CACHE_HOME:-$HOME/.cache}/fleetcom-clients/<hash>`, the hash covering the manifest,
-// the platform and Node's major version (claude's postinstall picks a native binary).
-// FLEETCOM_CLIENTS_CACHE overrides the parent folder. Plain ESM so that `node` runs it
-// before anything is built; checked by clients/tsconfig.json (allowJs + checkJs).
+// Where the real clients live: one cache folder per client version and Node major, outside the
+// project's dependencies: `${XDG_CACHE_HOME:-$HOME/.cache}/fleetcom-clients/<hash>`, the hash
+// covering the package, its exact version, the Node major that installs it, the platform and
+// the architecture (claude's postinstall picks a native binary). FLEETCOM_CLIENTS_CACHE
+// overrides the parent folder. Plain ESM so that `node` runs it before anything is built;
+// checked by clients/tsconfig.json (allowJs + checkJs).
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
 /**
- * @typedef {{ package: string, version: string, bin: string }} ClientPin
- * @typedef {{ claude: ClientPin, codex: ClientPin }} Manifest
+ * @typedef {'claude' | 'codex'} Agent
+ * @typedef {{ agent: Agent, package: string, version: string, bin: string, node: number }} ClientPin
+ *   version: exact, or "newest" (resolved at install time)
+ * @typedef {ClientPin & { version: string, dir: string, binDir: string, nodeBin: string, nodeVersion: string }} InstalledClient
+ *   what install.mjs prints (one JSON array) and the suite reads from FLEETCOM_CLIENTS
  */
 
 export const manifestPath = new URL('./manifest.json', import.meta.url);
+export const NEWEST = 'newest';
 
-/** @returns {Manifest} */
+/** @returns {ClientPin[]} */
 export function readManifest() {
   const parsed = JSON.parse(readFileSync(manifestPath, 'utf8'));
   const clients = parsed?.clients;
-  for (const name of ['claude', 'codex']) {
-    const pin = clients?.[name];
-    if (typeof pin?.package !== 'string' || typeof pin?.version !== 'string' || typeof pin?.bin !== 'string') {
-      throw new Error(`clients/manifest.json: clients.${name}: needs string package, version and bin`);
+  if (!Array.isArray(clients) || clients.length === 0) throw new Error('clients/manifest.json: clients: needs a non-empty array');
+  return clients.map((pin, i) => {
+    const where = `clients/manifest.json: clients[${i}]`;
+    if (pin?.agent !== 'claude' && pin?.agent !== 'codex') throw new Error(`${where}.agent: needs "claude" or "codex"`);
+    for (const key of ['package', 'version', 'bin']) {
+      if (typeof pin[key] !== 'string' || pin[key] === '') throw new Error(`${where}.${key}: needs a string`);
     }
-  }
-  return { claude: clients.claude, codex: clients.codex };
+    if (!Number.isInteger(pin.node) || pin.node < 18) throw new Error(`${where}.node: needs a Node major version`);
+    return { agent: pin.agent, package: pin.package, version: pin.version, bin: pin.bin, node: pin.node };
+  });
 }
 
-/** @param {Manifest} manifest */
-export function manifestHash(manifest) {
-  const key = JSON.stringify([manifest.claude, manifest.codex, process.platform, process.arch, process.versions.node.split('.')[0]]);
+/** @param {ClientPin} pin  with an exact version */
+export function pinHash(pin) {
+  const key = JSON.stringify([pin.package, pin.version, pin.node, process.platform, process.arch]);
   return createHash('sha256').update(key).digest('hex').slice(0, 16);
 }
 
-/**
- * @param {Readonly<Record<string, string | undefined>>} env
- * @param {Manifest} manifest
- */
-export function cacheDir(env, manifest) {
-  const parent = env.FLEETCOM_CLIENTS_CACHE || join(env.XDG_CACHE_HOME || join(env.HOME || homedir(), '.cache'), 'fleetcom-clients');
-  return join(parent, manifestHash(manifest));
+/** @param {Readonly<Record<string, string | undefined>>} env */
+export function cacheParent(env) {
+  return env.FLEETCOM_CLIENTS_CACHE || join(env.XDG_CACHE_HOME || join(env.HOME || homedir(), '.cache'), 'fleetcom-clients');
+}
+
+/** @param {Readonly<Record<string, string | undefined>>} env @param {ClientPin} pin  with an exact version */
+export function cacheDir(env, pin) {
+  return join(cacheParent(env), pinHash(pin));
 }
 
 /** @param {string} dir */
@@ -48,8 +57,14 @@ export function binDir(dir) {
   return join(dir, 'node_modules', '.bin');
 }
 
-/** The marker written last by a complete install: `{"claude": "<version>", "codex": "<version>"}`. */
+/** The marker written last by a complete install: `{"package", "version", "node"}`. */
 /** @param {string} dir */
 export function markerPath(dir) {
   return join(dir, 'installed.json');
+}
+
+/** A label for messages and test titles: `claude 2.1.332 (Node 22)`. */
+/** @param {{ agent: string, version: string, node: number }} c */
+export function clientLabel(c) {
+  return `${c.agent} ${c.version} (Node ${c.node})`;
 }

@@ -5,17 +5,16 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../integration/helpers/wait-for.js';
 import type { LsRecord } from '../src/fleet/task.js';
-import { manifest } from './helpers/clients.js';
+import { clientsOf } from './helpers/clients.js';
 import {
-  clientProcess, paneText, pressKeys, REPLY_MS, savedCommands, START_MS, submit, waitExited, waitForPayloads, waitForText,
+  clientProcess, paneText, pressKeys, REPLY_MS, savedCommands, submit, waitExited, waitForPayloads, waitForText, waitReady,
 } from './helpers/drive.js';
+import { proven } from './helpers/proven.js';
 import { recordExit } from './helpers/record.js';
 import { useClientWorld, type ClientWorld } from './helpers/world.js';
 import { REPLY_MARK, startMockApi, type MockApi } from './mock-api.js';
 
-const VERSION = manifest.codex.version;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const READY = '? for shortcuts';
 const TITLE_PROMPT = 'Generate a concise, single-line task title';
 
 type Payload = Record<string, unknown>;
@@ -42,7 +41,7 @@ async function runCodex(w: ClientWorld) {
 
 /** Sends one message and waits for the mock's reply and for both notifies of the first turn. */
 async function talk(w: ClientWorld, task: LsRecord, capture: string, message: string, turns: number): Promise<{ main: Payload; title: Payload | undefined }> {
-  await waitForText(w.sb, task.paneId, READY, START_MS);
+  await waitReady(w.sb, task.paneId);
   await submit(w.sb, task.paneId, message);
   await waitForText(w.sb, task.paneId, REPLY_MARK, REPLY_MS);
   // The main thread's notify; after the first turn also the title thread's (either order).
@@ -80,9 +79,10 @@ async function exitCodex(w: ClientWorld, task: LsRecord): Promise<{ exited: LsRe
   return { exited, text: await paneText(w.sb, task.paneId) };
 }
 
-describe(`codex ${VERSION} under fleetcom`, () => {
+describe.each(clientsOf('codex'))('$agent $version under fleetcom', (client) => {
+  const VERSION = client.version;
   it('captures the real thread id despite the title notify, scrapes the same from the exit, saves and resumes it', async () => {
-    const w = await useClientWorld(api);
+    const w = await useClientWorld(client, api);
     const { task, capture } = await runCodex(w);
     const { main, title } = await talk(w, task, capture, 'hello from fleetcom', 1);
 
@@ -97,12 +97,14 @@ describe(`codex ${VERSION} under fleetcom`, () => {
     const first = JSON.parse(readFileSync(rollouts(w, thread)[0]!, 'utf8').split('\n')[0]!) as { type: string; payload: Payload };
     expect(first).toMatchObject({ type: 'session_meta', payload: { id: thread, cwd: w.project } });
     const talked = await w.fleet.waitTask(task.id, (t) => t.conversationId === thread, 'the captured thread id');
+    proven(client, 'capture', 'notify: the thread-id of the last payload with a rollout (the title thread has none)');
     expect(talked.idSource).toBe('capture');
 
     const { exited, text } = await exitCodex(w, task);
     expect(text).toContain('To continue this session, run:');
     expect(text).toContain(`codex resume ${thread}`);
     expect(exited).toMatchObject({ conversationId: thread, idSource: 'exit-hint', resumeCommand: `codex resume '${thread}'` });
+    proven(client, 'exit hint', '`codex resume <id>` after a completed turn; scraped (`Session ID:` never)');
     await recordExit({ agent: 'codex', version: VERSION, variant: '', expectedId: thread, how: 'bare `codex` in a fleet (embedded: fleetcom passes -c notify), one message answered by the mock API, then one Ctrl-C' }, text, w.sb.dir);
 
     expect(await savedCommands(w.fleet, w.project)).toEqual([`codex resume '${thread}'`]);
@@ -126,7 +128,7 @@ describe(`codex ${VERSION} under fleetcom`, () => {
   });
 
   it("chains to the user's own notifier, which still receives every payload", async () => {
-    const w = await useClientWorld(api, { userNotifier: true });
+    const w = await useClientWorld(client, api, { userNotifier: true });
     const { task, proc, capture } = await runCodex(w);
     expect(proc.env.FLEETCOM_NOTIFY_CHAIN, "fleetcom's notifier is told the user's program").toContain(w.userNotifier!.program);
 

@@ -1,4 +1,4 @@
-// The real claude (version pinned in clients/manifest.json) holding a conversation in a window
+// The real claude (each of clients/manifest.json) holding a conversation in a window
 // fleetcom did not start: its session registry names it, so `doctor` reports it open there and
 // `load` of a recipe naming it starts everything else but not a second writer.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -6,13 +6,11 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../integration/helpers/wait-for.js';
-import { manifest } from './helpers/clients.js';
-import { REPLY_MS, START_MS, submit, waitExited, waitForText } from './helpers/drive.js';
+import { clientsOf } from './helpers/clients.js';
+import { REPLY_MS, START_MS, submit, waitExited, waitForText, waitReady } from './helpers/drive.js';
 import { useClientWorld } from './helpers/world.js';
 import { REPLY_MARK, startMockApi, type MockApi } from './mock-api.js';
 
-const VERSION = manifest.claude.version;
-const READY = '? for shortcuts';
 
 let api: MockApi;
 beforeAll(async () => {
@@ -39,16 +37,16 @@ function registryRecords(home: string): RegistryRecord[] {
   });
 }
 
-describe(`claude ${VERSION}: a conversation open in another window`, () => {
+describe.each(clientsOf('claude'))('$agent $version (Node $node): a conversation open in another window', (client) => {
   it('is named by doctor (pid, terminal, pane) and skipped by load, which starts the rest', async () => {
-    const w = await useClientWorld(api);
+    const w = await useClientWorld(client, api);
     const home = w.sb.env.CLAUDE_CONFIG_DIR!;
 
     // A conversation with a message, ended: fleetcom knows its id from the exit hint.
     const run = await w.fleet.cli('run', '--cwd', w.project, '--', 'claude');
     expect(run.exitCode, run.stderr).toBe(0);
     const task = await w.fleet.task(run.stdout.trim());
-    await waitForText(w.sb, task.paneId, READY, START_MS);
+    await waitReady(w.sb, task.paneId);
     await submit(w.sb, task.paneId, 'hello from fleetcom');
     await waitForText(w.sb, task.paneId, REPLY_MARK, REPLY_MS);
     await submit(w.sb, task.paneId, '/exit');
@@ -58,7 +56,7 @@ describe(`claude ${VERSION}: a conversation open in another window`, () => {
 
     // The user resumes it by hand in a window of its own.
     const pane = (await w.sb.tmux('new-session', '-d', '-P', '-F', '#{pane_id}', '-s', 'by-hand', '-c', w.project, `claude --resume ${id}`)).trim();
-    await waitForText(w.sb, pane, READY, START_MS);
+    await waitReady(w.sb, pane);
     const record = await waitFor(() => registryRecords(home).find((r) => r.sessionId === id) ?? false, { what: `claude's registry record for ${id}`, timeout: START_MS });
     expect(record.procStart, 'the registry record carries the process start time fleetcom compares').toMatch(/^\d+$/);
 
@@ -82,6 +80,6 @@ describe(`claude ${VERSION}: a conversation open in another window`, () => {
     const later = await w.fleet.cli('load', recipe);
     expect(later.stderr).not.toContain('skipped:');
     const resumed = await w.fleet.waitTask(3, (t) => t.command === `claude --resume '${id}'`, 'the resumed task');
-    await waitForText(w.sb, resumed.paneId, READY, START_MS);
+    await waitReady(w.sb, resumed.paneId);
   });
 });

@@ -19,7 +19,12 @@ export function nodeCacheDir(env = process.env) {
   return join(cache, 'fleetcom-node');
 }
 
-/** The node binary for `major`, installing it when missing; throws when it cannot. */
+/**
+ * The node binary for `major`, installing it when missing; throws when it cannot.
+ * @param {number | string} major
+ * @param {Readonly<Record<string, string | undefined>>} [env]
+ * @returns {string}
+ */
 export function nodeBinary(major, env = process.env) {
   if (!/^\d+$/.test(String(major))) throw new Error(`not a Node major version: ${major}`);
   if (process.versions.node.split('.')[0] === String(major)) return process.execPath;
@@ -40,7 +45,7 @@ export function nodeBinary(major, env = process.env) {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   try {
-    process.stdout.write(`${nodeBinary(process.argv[2])}\n`);
+    process.stdout.write(`${nodeBinary(process.argv[2] ?? '')}\n`);
   } catch (error) {
     process.stderr.write(`node-runtime: ${error instanceof Error ? error.message : error}\n`);
     process.exit(3);

@@ -13,6 +13,24 @@ export const START_MS = 60_000;
 export const REPLY_MS = 60_000;
 
 /**
+ * The idle footers the clients have shown, by version: a wait for readiness must not depend on
+ * one version's wording (claude 2.1.197 `? for shortcuts · ← for agents`, 2.1.332 `⏵⏵ auto
+ * mode on (shift+tab to cycle) · ← for agents` or `⏸ manual mode on · …`; codex 0.171.0
+ * `? for shortcuts`). A new version with a new footer fails here, naming what it showed.
+ */
+export const IDLE_FOOTERS = ['? for shortcuts', '← for agents', 'shift+tab to cycle', 'manual mode on'] as const;
+
+/** Waits until the pane shows one of the known idle footers. */
+export async function waitReady(sb: Sandbox, pane: string): Promise<void> {
+  await waitFor(async () => {
+    const text = await paneText(sb, pane);
+    return IDLE_FOOTERS.some((footer) => text.includes(footer));
+  }, { what: `pane ${pane} to show an idle footer (${IDLE_FOOTERS.join(' | ')})`, timeout: START_MS }).catch(async (e: Error) => {
+    throw new Error(`${e.message}\n--- pane ${pane} ---\n${await paneText(sb, pane).catch(() => '(gone)')}`);
+  });
+}
+
+/**
  * Types `text` and submits it. The text is typed first and Enter is pressed only once the
  * client shows it: codex reads a burst of keys followed at once by Enter as a paste (the
  * Enter becomes part of it and nothing is sent).

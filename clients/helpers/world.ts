@@ -3,7 +3,7 @@
 // fakes), both pointed at the mock API, and a fleet (`fleetcom up --headless`) running in it.
 //
 //   const api = await startMockApi();                   // once per file
-//   const w = await useClientWorld(api);                // per test, cleaned up after it
+//   const w = await useClientWorld(client, api);        // per test, cleaned up after it
 //   const id = await w.fleet.run('claude');
 import { execFileSync } from 'node:child_process';
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
@@ -11,9 +11,13 @@ import { dirname, join } from 'node:path';
 import { startFleet, type Fleet } from '../../integration/helpers/fleet.js';
 import { useSandbox, type Sandbox } from '../../integration/helpers/sandbox.js';
 import { MOCK_MODEL, type MockApi } from '../mock-api.js';
-import { clientsBin } from './clients.js';
+import { onTestFinished } from 'vitest';
+import { stopBackground } from './background.js';
+import type { InstalledClient } from './clients.js';
 
 export interface ClientWorld {
+  /** The real client this world runs (first on PATH, on its own Node). */
+  client: InstalledClient;
   sb: Sandbox;
   fleet: Fleet;
   /** The project the agents run in: a git repository, trusted by both clients. */
@@ -28,11 +32,12 @@ export interface WorldOptions {
   userNotifier?: boolean;
 }
 
-export async function useClientWorld(api: MockApi, opts: WorldOptions = {}): Promise<ClientWorld> {
+export async function useClientWorld(client: InstalledClient, api: MockApi, opts: WorldOptions = {}): Promise<ClientWorld> {
   const sb = await useSandbox();
   // The sandbox's env object is the one its tmux runner and the fleet use: change it in place.
+  // fleetcom itself runs on this Node (its paths are absolute); the client on the Node it needs.
   Object.assign(sb.env, {
-    PATH: [clientsBin(), dirname(process.execPath), '/usr/local/bin', '/usr/bin', '/bin'].join(':'),
+    PATH: [client.binDir, dirname(client.nodeBin), dirname(process.execPath), '/usr/local/bin', '/usr/bin', '/bin'].join(':'),
     // claude reads these two (ANTHROPIC_API_KEY would raise an approval dialog instead).
     ANTHROPIC_BASE_URL: api.url,
     ANTHROPIC_AUTH_TOKEN: 'fleetcom-mock-token',
@@ -48,7 +53,10 @@ export async function useClientWorld(api: MockApi, opts: WorldOptions = {}): Pro
   }
   await seedCodex(sb, project, api, userNotifier ? [`notify = [${JSON.stringify(userNotifier.program)}]`] : []);
   const fleet = await startFleet(sb);
-  return { sb, fleet, project, api, userNotifier };
+  const world = { client, sb, fleet, project, api, userNotifier };
+  // Before the sandbox goes: claude's daemon and workers outlive the tmux server.
+  if (client.agent === 'claude') onTestFinished(() => stopBackground(world));
+  return world;
 }
 
 /** Onboarding done and the project trusted, in both places claude may read `.claude.json`. */
