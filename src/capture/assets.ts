@@ -11,8 +11,17 @@ export const CODEX_NOTIFY_MODE = 0o700;
 /** Past this many bytes the codex capture file restarts with the newest payload alone (8.3). */
 export const CAPTURE_RESTART_BYTES = 256 * 1024;
 
-/** claude's SessionStart hook copies its JSON payload (stdin) into the run's capture file. */
-export const CLAUDE_CAPTURE_HOOK = 'cat > "$FLEETCOM_CAPTURE_FILE"';
+/**
+ * claude's SessionStart hook copies its JSON payload (stdin) into the run's capture file —
+ * unless a claude background worker runs it. Parking a conversation (`←`) or `--bg` starts a
+ * per-user daemon whose workers inherit the environment of the pane that started it, this
+ * task's capture file and settings included; measured on claude-code 2.1.332, the fork's
+ * `SessionStart{source:"fork"}` then replaced the pane's own id. Every worker has
+ * CLAUDE_CODE_SESSION_KIND=bg and a job's worker CLAUDE_JOB_DIR; fleetcom never gives a task
+ * either, so the pane's own claude always writes. The skip exits 0, as a hook must.
+ */
+export const CLAUDE_CAPTURE_HOOK =
+  '[ "${CLAUDE_CODE_SESSION_KIND-}" = bg ] || [ -n "${CLAUDE_JOB_DIR-}" ] || cat > "$FLEETCOM_CAPTURE_FILE"';
 
 /** The hooks whose payloads say whether the agent works or waits (contract 8.9). */
 export const CLAUDE_ATTENTION_EVENTS = ['SessionStart', 'UserPromptSubmit', 'Stop', 'Notification', 'SessionEnd'] as const;

@@ -10,7 +10,7 @@ import { runFleet } from '../fleet/run-fleet.js';
 import { cliPaths, fleetRuntime } from '../fleet/runtime-files.js';
 import { startDashboard } from '../dashboard/terminal.js';
 import { windowEnv } from '../fleet/window-env.js';
-import { CLAUDE_PARENT_MARKERS } from '../harness/index.js';
+import { parentMarkersIn } from '../harness/index.js';
 import { ensureSafeDir } from '../fs-safety.js';
 import { showGlobalEnvironment } from '../tmux/options.js';
 import { TmuxRunner } from '../tmux/runner.js';
@@ -67,7 +67,7 @@ async function startOutside(session: string | undefined, opts: UpOptions, settin
   delete env.TMUX_PANE;
   // A tmux server started here takes this environment as its global one, which every task
   // would inherit: never a calling claude's session markers.
-  for (const name of CLAUDE_PARENT_MARKERS) delete env[name];
+  for (const name of parentMarkersIn(env)) delete env[name];
   const tmux = new TmuxRunner({ env, socketPath: opts.tmuxSocket });
   await assertVersion(tmux);
   const name = opts.tmuxSession ?? 'fleetcom';

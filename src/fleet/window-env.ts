@@ -1,6 +1,6 @@
 // Which environment a task's window gets (product.md §3.2). Pure.
 import { FleetError } from '../errors.js';
-import { CLAUDE_PARENT_MARKERS, parentMarkersIn } from '../harness/index.js';
+import { isParentMarker, parentMarkersIn } from '../harness/index.js';
 
 /** Never passed: tmux sets them per pane, or they belong to one process or one task run. */
 const NEVER_PASSED = new Set([
@@ -15,8 +15,6 @@ const NEVER_PASSED = new Set([
   '_',
   'FLEETCOM_CAPTURE_FILE',
   'FLEETCOM_NOTIFY_CHAIN',
-  // A claude's own session markers, when fleetcom is called from inside one (its Bash tool).
-  ...CLAUDE_PARENT_MARKERS,
 ]);
 
 /** tmux refuses a command whose message exceeds 16 KiB (its imsg limit). */
@@ -32,7 +30,8 @@ export function windowEnv(
 ): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(caller)) {
-    if (value === undefined || NEVER_PASSED.has(key) || global[key] === value) continue;
+    // isParentMarker: a claude's own session markers, when fleetcom is called from inside one.
+    if (value === undefined || NEVER_PASSED.has(key) || isParentMarker(key) || global[key] === value) continue;
     env[key] = value;
   }
   return { ...env, ...harnessPairs };

@@ -15,7 +15,7 @@ export { resolveId } from './precedence.js';
 export { resumeCommand, rewriteCommand } from './resume-command.js';
 export { HARNESSES, harnessFor } from './registry.js';
 export { claudeProjectDirs, claudeSlug, claudeTranscriptHasUser } from './claude.js';
-export { CLAUDE_PARENT_MARKERS, parentMarkersIn } from './claude-parent.js';
+export { CLAUDE_PARENT_MARKERS, isParentMarker, parentMarkersIn } from './claude-parent.js';
 export { rolloutId } from './codex.js';
 export { grokEncodeCwd } from './grok.js';
 export { plainText } from './scrape.js';

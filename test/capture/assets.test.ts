@@ -25,7 +25,8 @@ afterEach(() => {
 describe('claude-settings.json', () => {
   it('starts with the contract\'s SessionStart capture hook, unchanged, and holds only the 8.9 hooks', () => {
     const settings = JSON.parse(CLAUDE_SETTINGS) as { hooks: Record<string, Array<{ hooks: Array<{ type: string; command: string }> }>> };
-    expect(settings.hooks.SessionStart?.[0]).toEqual({ hooks: [{ type: 'command', command: 'cat > "$FLEETCOM_CAPTURE_FILE"' }] });
+    const capture = '[ "${CLAUDE_CODE_SESSION_KIND-}" = bg ] || [ -n "${CLAUDE_JOB_DIR-}" ] || cat > "$FLEETCOM_CAPTURE_FILE"';
+    expect(settings.hooks.SessionStart?.[0]).toEqual({ hooks: [{ type: 'command', command: capture }] });
     expect(Object.keys(settings.hooks).sort()).toEqual(['Notification', 'SessionEnd', 'SessionStart', 'Stop', 'UserPromptSubmit']);
     for (const groups of Object.values(settings.hooks)) expect(groups.at(-1)).toEqual({ hooks: [{ type: 'command', command: CLAUDE_EVENTS_HOOK }] });
     expect(JSON.stringify(JSON.parse(CLAUDE_SETTINGS))).toBe(CLAUDE_SETTINGS);
@@ -59,6 +60,18 @@ describe('claude-settings.json', () => {
     spawnSync('/bin/sh', ['-c', hookCommand()], { input: 'x'.repeat(1000), env });
     spawnSync('/bin/sh', ['-c', hookCommand()], { input: '{"session_id":"b"}', env });
     expect(readFileSync(file, 'utf8')).toBe('{"session_id":"b"}');
+  });
+
+  it.each([
+    ['a background worker', { CLAUDE_CODE_SESSION_KIND: 'bg' }],
+    ['a job worker', { CLAUDE_JOB_DIR: '/home/u/.claude/jobs/71811fda' }],
+  ])('its hook leaves the file alone, exiting 0, when %s runs it', (_label, marker) => {
+    const file = join(tmp, 'task-1-0.json');
+    const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', FLEETCOM_CAPTURE_FILE: file };
+    spawnSync('/bin/sh', ['-c', hookCommand()], { input: '{"session_id":"mine"}', env });
+    const run = spawnSync('/bin/sh', ['-c', hookCommand()], { input: '{"session_id":"fork"}', env: { ...env, ...marker } });
+    expect(run.status).toBe(0);
+    expect(readFileSync(file, 'utf8')).toBe('{"session_id":"mine"}');
   });
 });
 

@@ -25,6 +25,7 @@ describe('a task window environment', () => {
   it("never passes a calling claude's session markers, but passes the user's claude settings", () => {
     const caller = {
       CLAUDECODE: '1', CLAUDE_CODE_ENTRYPOINT: 'cli', CLAUDE_CODE_SESSION_ID: 'x', CLAUDE_CODE_CHILD_SESSION: '1', CLAUDE_JOB_DIR: '/j',
+      CLAUDE_CODE_SESSION_KIND: 'bg', CLAUDE_CODE_SESSION_NAME: 'n', CLAUDE_BG_SOURCE: 'slash', CLAUDE_BG_RENDEZVOUS_SOCK: '/tmp/s',
       CLAUDE_CONFIG_DIR: '/mine/.claude', ANTHROPIC_BASE_URL: 'http://127.0.0.1:1',
     };
     expect(windowEnv(caller, {}, {})).toEqual({ CLAUDE_CONFIG_DIR: '/mine/.claude', ANTHROPIC_BASE_URL: 'http://127.0.0.1:1' });
