@@ -1,15 +1,17 @@
 #!/usr/bin/env node
 // `npm run test:clients [-- --record] [-- <vitest args>]`: the real-client contract suite.
-// 1. installs (or reuses) the pinned clients (install.mjs);
+// 1. installs (or reuses) the clients of manifest.json (install.mjs), each on its Node major;
 // 2. re-runs vitest inside a private network namespace (`unshare -n`, loopback up), so the
 //    clients, the mock API and the tmux servers the tests start reach nothing but 127.0.0.1.
 // Exit codes: vitest's own (0 passed, 1 failed); 3 skipped: the clients cannot be installed;
 // 4 skipped: no private network namespace here (needs root, unshare and ip). A skip prints
 // its reason on stderr; nothing is run, so no report is written.
-// --record also writes each client's exit text to test/fixtures/<agent>/ (see helpers/record.ts).
+// --record also writes each client's exit text to test/fixtures/<agent>/ (see helpers/record.ts)
+// and, when the whole suite passed, what it proved to src/harness/proven-clients.ts (proven.mjs).
 import { spawnSync } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { clearNotes, writeProven } from './proven.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const SKIP_INSTALL = 3;
@@ -51,7 +53,7 @@ if (install.status !== 0) {
   say(`install.mjs failed (exit ${install.status ?? install.signal})`);
   process.exit(1);
 }
-const clientsDir = install.stdout.trim();
+const clients = install.stdout.trim();
 
 if (!existsSync(`${root}/dist/cli.js`)) {
   say('dist/cli.js is missing: run `npm run build` first (npm run test:clients does)');
@@ -59,6 +61,7 @@ if (!existsSync(`${root}/dist/cli.js`)) {
 }
 
 rmSync(`${root}/reports/clients.json`, { force: true });
+clearNotes();
 const vitest = fileURLToPath(new URL('../node_modules/vitest/vitest.mjs', import.meta.url));
 const inner = 'ip link set lo up && exec "$0" "$@"';
 const run = spawnSync(
@@ -67,7 +70,8 @@ const run = spawnSync(
   {
     cwd: root,
     stdio: 'inherit',
-    env: { ...process.env, FLEETCOM_CLIENTS_DIR: clientsDir, FLEETCOM_RECORD: record ? '1' : '0' },
+    env: { ...process.env, FLEETCOM_CLIENTS: clients, FLEETCOM_RECORD: record ? '1' : '0' },
   },
 );
+if (record && run.status === 0 && vitestArgs.length === 0) say(`wrote ${writeProven()}`);
 process.exit(run.status ?? 1);

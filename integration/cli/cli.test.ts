@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { useSandbox } from '../helpers/sandbox.js';
+import { PROVEN_CLIENTS } from '../../src/harness/proven-clients.js';
 
 const ID = 'c8c4a5cc-0b32-4ba0-a6b4-6ed08c218e0d';
 const CID = '019f5453-de22-7240-b2e5-0d32692aa6d9';
@@ -50,7 +51,11 @@ describe('fleetcom as a command', () => {
       expect(r.exitCode).toBe(0);
       expect(r.stderr).toBe('');
       const e = JSON.parse(r.stdout);
-      expect(Object.keys(e).sort()).toEqual(['codexRoute', 'env', 'form', 'harness', 'home', 'note', 'pinnedId', 'resumeCommand', 'shell', 'targetId']);
+      expect(Object.keys(e).sort()).toEqual(['codexRoute', 'env', 'form', 'harness', 'home', 'note', 'pinnedId', 'provenOn', 'resumeCommand', 'shell', 'targetId']);
+      // The versions the real-client suite last proved (src/harness/proven-clients.ts).
+      expect(e.provenOn).toEqual(PROVEN_CLIENTS.filter((c) => c.agent === 'claude').map(({ version, node, channels }) => ({ version, node, channels })));
+      expect(e.provenOn.length).toBeGreaterThanOrEqual(2);
+      expect(e.provenOn[0].channels['exit hint']).toContain('--resume <id>');
       expect(e.home).toEqual({ variable: 'CLAUDE_CONFIG_DIR', path: sb.env.CLAUDE_CONFIG_DIR, savedInRecipe: false });
       expect(e).toMatchObject({ harness: 'claude', form: 'bare', targetId: null, codexRoute: null, resumeCommand: null, note: null });
       expect(e.shell).toBe(`claude --session-id '${e.pinnedId}' --settings '<namespace>/claude-settings.json'`);

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { joinCommandWords } from '../command-words.js';
 import type { Deps } from '../deps.js';
+import { PROVEN_CLIENTS, PROVEN_ON } from '../harness/proven-clients.js';
 import { UsageError } from '../errors.js';
 import { homesToWrite } from '../sessions/agent-homes.js';
 import {
@@ -37,6 +38,8 @@ export interface Explanation {
   note: string | null;
   /** The agent home the task would use, and whether a save keeps it in the recipe (it differs from HOME's default). */
   home: AgentHome | null;
+  /** The versions of this agent the real-client suite last proved, and what each channel did. */
+  provenOn: Array<{ version: string; node: string; channels: Readonly<Record<string, string>> }>;
 }
 
 export interface AgentHome {
@@ -97,6 +100,7 @@ export function explainCommand(
     resumeCommand,
     note: notes.length > 0 ? notes.join('; ') : null,
     home: detection.harness !== null && opts.home ? opts.home(detection.harness) : null,
+    provenOn: PROVEN_CLIENTS.filter((c) => c.agent === detection.harness).map(({ version, node, channels }) => ({ version, node, channels })),
   };
 }
 
@@ -152,9 +156,17 @@ export function formatExplanation(command: string, e: Explanation): string {
     ['shell -c', e.shell],
     ['env', envText === '' ? '-' : envText],
     ['codex route', e.codexRoute ?? '-'],
+    ['proven on', provenLine(e)],
+    ...e.provenOn.flatMap((c) => Object.entries(c.channels).map(([channel, what]): [string, string] => ['', `${c.version} ${channel}: ${what}`])),
     ['home', e.home === null ? '-' : `${e.home.variable}=${e.home.path}${e.home.savedInRecipe ? ' (a save keeps it in the recipe)' : " (HOME's default)"}`],
     ['resume', e.resumeCommand ?? '- (give --id UUID to see the rewrite)'],
     ['note', e.note ?? '-'],
   ];
   return rows.map(([k, v]) => `${k.padEnd(12)}${v}\n`).join('');
+}
+
+function provenLine(e: Explanation): string {
+  if (e.provenOn.length === 0) return e.harness === null ? '-' : `no ${e.harness} version is proven by the real-client suite`;
+  const versions = e.provenOn.map((c) => `${c.version} (Node ${c.node.replace(/^v/, '')})`).join(', ');
+  return `${e.harness} ${versions}, by the real-client suite on ${PROVEN_ON.date} (tmux ${PROVEN_ON.tmux.replace(/^tmux /, '')})`;
 }

@@ -86,7 +86,7 @@ export function rowOf(task: Task, now: number, line: string, attention: Attentio
     command: task.command,
     group: task.group,
     cwd: task.cwd,
-    line: needsYou ? attentionText({ task, state: attention }) : line,
+    line: needsYou ? attentionText({ task, state: attention }) : task.parkedJob?.alive ? `⇢ parked as job ${task.parkedJob.id} (rerun attaches) · ${line}` : line,
     ageMs: Math.max(0, now - (needsYou && attention.since !== null ? attention.since
       : state === 'exited' && task.endedAt !== null ? task.endedAt : task.lastOutputAt)),
     windowId: task.windowId,

@@ -17,6 +17,8 @@ import { evidenceOf, type LsRecord, type Task, type TaskRecord } from './task.js
 import { isOver, type FleetTmux, type PaneInfo, type WindowSpec } from './tmux-port.js';
 import { taskWindow } from './task-window.js';
 import { stopProcessGroups } from './stop.js';
+import { observeParkedJobs, parkedRerunCommand } from './parked-jobs.js';
+import { PROC_ROOT } from '../ownership/index.js';
 import { WindowNames } from './window-names.js';
 
 export interface SupervisorDeps {
@@ -37,6 +39,8 @@ export interface SupervisorDeps {
   idleMs?: number;
   /** A task's attention changed (not persisted: it is rebuilt from the signal files). */
   onAttention?: (change: AttentionChange) => void;
+  /** The proc file system's root for the parked-job check (default /proc). */
+  procRoot?: string;
 }
 
 /** The window option holding a task's attention for status-line formats; unset when it has none. */
@@ -267,7 +271,8 @@ export class Supervisor {
     const now = this.deps.now();
     const evidence = evidenceOf(task);
     const resolved = evidence ? resolveId(evidence, { now, correlate: false, heldByOthers: new Set(), everHeld: new Set() }) : null;
-    const command = task.harness && resolved ? rewriteCommand(task.command, resolved.id) : task.command;
+    const parked = parkedRerunCommand(task);
+    const command = parked ?? (task.harness && resolved ? rewriteCommand(task.command, resolved.id) : task.command);
     const holding = holderOf(command, task.env, fleetHolders(this.tasks.values(), this.currentIds(now)), { except: task.id });
     const target = detect(command);
     if (holding && target.form === 'resume') throw new FleetError(`task ${task.id} not rerun: ${holdingText(target.targetId, holding)}`);
@@ -282,6 +287,8 @@ export class Supervisor {
       run, command, ...fieldsOf(launch), spawnedAt: this.deps.now(), lastOutputAt: this.deps.now(), exitHint: null, exitStatus: null,
       killed: false, endedAt: null, captured: null, everHeld: [...new Set(held)],
     });
+    // Resuming an ended job's conversation makes it the pane's own again.
+    if (task.parkedJob && !task.parkedJob.alive && parked !== null) task.parkedJob = null;
     if (oldCapture) this.deleteCapture(oldCapture);
     if (hadAttention) await this.deps.tmux.unsetWindowOption(task.windowId, ATTENTION_OPTION).catch(() => undefined);
     this.deps.log(`task ${task.id} rerun ${run}: ${command}`);
@@ -331,6 +338,9 @@ export class Supervisor {
     // One tmux call for all the glyphs that changed (50 tasks going idle together cost 50
     // clients: a 5 % CPU spike of the supervisor, npm run bench).
     if (renames.length > 0) await this.deps.tmux.renameWindows(renames).catch(() => undefined);
+    const claudes = [...this.tasks.values()].filter((t) => t.harness === 'claude' || t.parkedJob);
+    const withPanes = claudes.map((task) => ({ task, panePid: panes.get(task.paneId)?.pid ?? null }));
+    if (withPanes.length > 0 && observeParkedJobs(withPanes, this.deps.procRoot ?? PROC_ROOT)) this.changed();
   }
 
   async recordExit(task: Task, pane: PaneInfo): Promise<void> {

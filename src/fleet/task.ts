@@ -31,12 +31,29 @@ export interface TaskRecord {
   everHeld: string[];
 }
 
+/** A background job claude parked this task's conversation in (see parked-jobs.ts). */
+export interface ParkedJob {
+  /** The job's short id (`claude attach <id>`). */
+  id: string;
+  /** The job's own conversation (a fork: a new id), once its worker was seen. */
+  sessionId: string | null;
+  /** The conversation the pane's claude held when it parked. */
+  from: string | null;
+  alive: boolean;
+  /** The claude home whose registry names the job. */
+  home: string;
+  /** The program word the task ran claude with. */
+  program: string;
+}
+
 export interface Task extends TaskRecord {
   /** The environment it was launched with (the adopter's for an adopted task). */
   env: Record<string, string>;
   lastOutputAt: number;
   /** The last id the capture watcher reported for this run. */
   captured: string | null;
+  /** Memory only: a restarted supervisor sees it again while the pane's claude runs. */
+  parkedJob?: ParkedJob | null;
 }
 
 /** The default of `idleSeconds` (config.json, up --idle-seconds). */
@@ -99,6 +116,8 @@ export interface LsRecord {
   conversationId: string | null;
   idSource: Exclude<IdSource, 'correlation'> | null;
   resumeCommand: string;
+  /** The live or ended background job claude parked this task's conversation in. */
+  parkedJob: { id: string; sessionId: string | null; alive: boolean } | null;
   windowId: string;
   paneId: string;
   spawnedAt: string;

@@ -1,5 +1,6 @@
 // Read-only views of tasks for clients (`ls --json`, product.md §2.1).
 import { rewriteCommand, type AttentionState, type Resolved } from '../harness/index.js';
+import { parkedJobView } from './parked-jobs.js';
 import { IDLE_AFTER_MS, taskState, type LsRecord, type Task } from './task.js';
 
 export function lsRecord(task: Task, now: number, resolved: Resolved | null, attention: AttentionState, idleMs = IDLE_AFTER_MS): LsRecord {
@@ -20,6 +21,7 @@ export function lsRecord(task: Task, now: number, resolved: Resolved | null, att
     conversationId: id,
     idSource: source,
     resumeCommand: rewriteCommand(task.command, id),
+    parkedJob: parkedJobView(task),
     windowId: task.windowId,
     paneId: task.paneId,
     spawnedAt: new Date(task.spawnedAt).toISOString(),

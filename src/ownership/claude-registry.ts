@@ -17,6 +17,11 @@ const record = z.looseObject({
   procStart: z.string().optional(),
   cwd: z.string().optional(),
   status: z.string().optional(),
+  // 2.1.332 adds these: `kind` "bg" for a background job's worker, its `jobId`, and on the
+  // entry of a claude whose conversation was parked (`←`), that job's `parkedJobId`.
+  kind: z.string().optional(),
+  jobId: z.string().optional(),
+  parkedJobId: z.string().optional(),
 });
 
 export interface RegistryRecord {
@@ -24,6 +29,9 @@ export interface RegistryRecord {
   pid: number;
   sessionId: string;
   procStart: string | null;
+  kind: string | null;
+  jobId: string | null;
+  parkedJobId: string | null;
 }
 
 export type RegistryRead =
@@ -73,7 +81,8 @@ function parseRecord(file: string, name: string): RegistryRecord | string {
     return snake ? 'snake_case keys (an older registry format)' : 'not a registry record (no pid and sessionId)';
   }
   if (String(parsed.data.pid) !== pidName[1]) return `names pid ${parsed.data.pid}`;
-  return { file, pid: parsed.data.pid, sessionId: parsed.data.sessionId, procStart: parsed.data.procStart ?? null };
+  const { pid, sessionId, procStart, kind, jobId, parkedJobId } = parsed.data;
+  return { file, pid, sessionId, procStart: procStart ?? null, kind: kind ?? null, jobId: jobId ?? null, parkedJobId: parkedJobId ?? null };
 }
 
 /**

@@ -51,6 +51,12 @@ export function isRunning(proc: string, pid: number): boolean {
   return fields !== null && fields[0] !== 'Z' && fields[0] !== 'X';
 }
 
+/** The parent's pid (field 4 of `/proc/<pid>/stat`), or null. */
+export function parentPid(proc: string, pid: number): number | null {
+  const ppid = Number(statFields(proc, pid)?.[1]);
+  return Number.isInteger(ppid) && ppid > 0 ? ppid : null;
+}
+
 /**
  * Field 22 of `/proc/<pid>/stat`, the start time in clock ticks after boot, as text: what
  * claude records as `procStart` (measured on 2.1.197: it reads the same field), so a record

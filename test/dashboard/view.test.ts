@@ -132,6 +132,13 @@ describe('row data', () => {
     expect(rowOf({ ...base } as unknown as Task, 20_000, '', NO_ATTENTION).state).toBe('idle');
   });
 
+  it('says when a claude parked its conversation as a live background job, and not once it ended', () => {
+    const base = { id: 1, run: 0, cwd: '/w', command: 'claude', name: null, group: null, tagged: false, endedAt: 2_000, lastOutputAt: 1_000, exitStatus: null, windowId: '@1', paneId: '%1' };
+    const job = { id: 'ca7b8c43', sessionId: null, from: null, alive: true, home: '/h', program: 'claude' };
+    expect(rowOf({ ...base, parkedJob: job } as unknown as Task, 4_000, '1 agent will keep running', NO_ATTENTION).line).toBe('⇢ parked as job ca7b8c43 (rerun attaches) · 1 agent will keep running');
+    expect(rowOf({ ...base, parkedJob: { ...job, alive: false } } as unknown as Task, 4_000, 'x', NO_ATTENTION).line).toBe('x');
+  });
+
   it.each([[0, '0s'], [59_999, '59s'], [60_000, '1m'], [3_599_000, '59m'], [7_200_000, '2h'], [3 * 86_400_000, '3d']])('formats %i ms as %s', (ms, text) => {
     expect(formatAge(ms)).toBe(text);
   });
