@@ -133,7 +133,9 @@ function groupedSections(rows: readonly Row[], grouping: Grouping, home: string)
     const map = new Map<string, Row[]>(order?.map((k) => [k, []]));
     for (const row of sorted) {
       const k = key(row);
-      map.set(k, [...(map.get(k) ?? []), row]);
+      const section = map.get(k);
+      if (section) section.push(row);
+      else map.set(k, [row]);
     }
     return [...map].filter(([, rs]) => rs.length > 0).map(([title, rs]) => ({ title, rows: rs }));
   };

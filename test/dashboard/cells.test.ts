@@ -13,8 +13,20 @@ describe('cellWidth', () => {
     ['a ZWJ family is one wide cluster', '👩‍👩‍👧', 2],
     ['a control character shows as one space', 'a\tb', 3],
     ['the empty string', '', 0],
+    ['every printable ASCII character, one cell each', Array.from({ length: 95 }, (_, i) => String.fromCharCode(32 + i)).join(''), 95],
+    ['DEL, a control character, as one space', 'a\x7fb', 3],
   ])('measures %s', (_title, text, width) => {
     expect(cellWidth(text)).toBe(width);
+  });
+
+  it('measures a short text the same when asked again (its width is kept)', () => {
+    expect([cellWidth('› ✻◆ '), cellWidth('› ✻◆ ')]).toEqual([5, 5]);
+    expect([cellWidth('世界'), cellWidth('世界')]).toEqual([4, 4]);
+  });
+
+  it('keeps measuring right after more distinct texts than it keeps', () => {
+    for (let i = 0; i < 3000; i++) expect(cellWidth(`✻${i}`)).toBe(1 + String(i).length);
+    expect(cellWidth('世界')).toBe(4);
   });
 });
 
