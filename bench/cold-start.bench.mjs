@@ -5,7 +5,7 @@
 import { writeFileSync } from 'node:fs';
 import { createWorld, recipeText, runTimed } from './lib/world.mjs';
 
-const OVER_MS = 100;
+const OVER_MS = 30;
 
 export async function run({ smoke = false } = {}) {
   const [TRIALS, WARMUP] = smoke ? [3, 1] : [15, 2];

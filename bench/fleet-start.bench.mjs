@@ -10,7 +10,7 @@ import { performance } from 'node:perf_hooks';
 import { createWorld, recipeText } from './lib/world.mjs';
 
 const TASKS = 50;
-const RATIO = 1.5;
+const RATIO = 1.2;
 
 export async function run({ smoke = false } = {}) {
   const TRIALS = smoke ? 1 : 5;

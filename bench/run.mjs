@@ -15,14 +15,15 @@
 //   export async function run({ smoke }) {   // smoke: true → take a handful of samples
 //     return [{ figure: 'what is measured', unit: 'ms', samples: [/* one number per trial */],
 //               baseline: [/* the baseline's samples, same run */] /* or one number, or null */,
-//               target: 50 /* or null, { ratio: 1.5 }, { over: 50 }, { max: 100 }, { mean: 1 } */,
+//               target: 50 /* or null, { ratio: 1.5 }, { over: 50 }, { max: 100 }, { p95: 100 }, { mean: 1 } */,
 //               note: 'optional: how it was measured' }];
 //   }
 //
 // This runner computes median, p95 (nearest rank) and min–max of the samples, the baseline's
 // median, ratio = median / baseline and over = median − baseline. Targets: a number N means
 // median ≤ N; { ratio: X } median/baseline ≤ X; { over: N } median − baseline ≤ N;
-// { max: N } the largest sample ≤ N; { mean: N } their mean ≤ N (equal windows: the average).
+// { max: N } the largest sample ≤ N; { p95: N } the p95 ≤ N; { mean: N } their mean ≤ N
+// (equal windows: the average).
 // Verdict `pass`, `FAIL`, or `info` without a target.
 // Progress goes to stderr.
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
@@ -68,10 +69,11 @@ const round = (value) => (value === null || value === undefined ? null : Math.ro
 
 const fmt = (value) => (value === null ? '-' : String(value));
 
-function verdictOf(target, { med, max, mean, baseline }) {
+function verdictOf(target, { med, max, mean, p95, baseline }) {
   if (target === null) return { text: null, value: null, pass: null };
   if (typeof target === 'number') return { text: `≤ ${target}`, value: med, pass: med <= target };
   if ('max' in target) return { text: `max ≤ ${target.max}`, value: max, pass: max <= target.max };
+  if ('p95' in target) return { text: `p95 ≤ ${target.p95}`, value: p95, pass: p95 <= target.p95 };
   if ('mean' in target) return { text: `mean ≤ ${target.mean}`, value: mean, pass: mean <= target.mean };
   if (baseline === null) throw new Error(`a ${Object.keys(target)[0]} target needs a baseline`);
   if ('ratio' in target) return { text: `ratio ≤ ${target.ratio}`, value: med / baseline, pass: med / baseline <= target.ratio };
@@ -105,7 +107,7 @@ for (const name of modules) {
     const target = smoke ? null : (f.target ?? null);
     const max = Math.max(...f.samples);
     const mean = f.samples.reduce((a, b) => a + b, 0) / f.samples.length;
-    const verdict = verdictOf(target, { med, max, mean, baseline });
+    const verdict = verdictOf(target, { med, max, mean, p95: percentile(f.samples, 95), baseline });
     entries.push({
       figure: f.figure,
       unit: f.unit ?? 'ms',

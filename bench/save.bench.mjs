@@ -7,7 +7,7 @@ import { createWorld, recipeText } from './lib/world.mjs';
 
 const TASKS = 200;
 const AGENTS = 20;
-const OVER_MS = 200;
+const OVER_MS = 60;
 
 export async function run({ smoke = false } = {}) {
   const [TRIALS, WARMUP] = smoke ? [2, 0] : [10, 1];

@@ -6,44 +6,13 @@
 //        core, one sample per 5 s window, judged on their mean (the 30 s average);
 //   RSS: VmRSS of the supervisor, sampled every second.
 // The tmux server's own CPU over the same time is given in the note (it is tmux's, not ours).
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
+import { rssMb, statTicks, TICKS_PER_S as TICK, treeTicks } from './lib/proc.mjs';
 import { createWorld, recipeText, sleep } from './lib/world.mjs';
 
 const TASKS = 50;
 const FULL = { windowS: 5, windows: 6, settleMs: 3_000 };
 const SMOKE = { windowS: 1, windows: 2, settleMs: 500 };
-const TICK = 100; // USER_HZ: /proc reports CPU time in 1/100 s on Linux
-
-function statTicks(pid, withChildren) {
-  const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const f = text.slice(text.lastIndexOf(')') + 2).split(' ');
-  // fields after the name: state(0) … utime(11) stime(12) cutime(13) cstime(14)
-  const own = Number(f[11]) + Number(f[12]);
-  return withChildren ? own + Number(f[13]) + Number(f[14]) : own;
-}
-
-function liveChildren(pid) {
-  const kids = [];
-  for (const tid of readdirSync(`/proc/${pid}/task`)) {
-    const file = `/proc/${pid}/task/${tid}/children`;
-    if (existsSync(file)) kids.push(...readFileSync(file, 'utf8').split(' ').filter(Boolean).map(Number));
-  }
-  return kids;
-}
-
-/** Ticks of the supervisor, its reaped children, and its live children (and theirs). */
-function treeTicks(pid) {
-  let ticks = 0;
-  try {
-    ticks = statTicks(pid, true);
-    for (const kid of liveChildren(pid)) ticks += treeTicks(kid);
-  } catch {
-    // a child that ended between the listing and the read: its time moves into cutime
-  }
-  return ticks;
-}
-
-const rssMb = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 
 async function measure(w, headless, { windowS: WINDOW_S, windows: WINDOWS, settleMs: SETTLE_MS }) {
   const fleet = await w.startFleet({ name: headless ? 'headless' : 'dashboard', headless });
@@ -84,7 +53,7 @@ export async function run({ smoke = false } = {}) {
     return [
       { figure: `supervisor CPU, ${TASKS} idle tasks, headless`, unit: '% core', samples: headless.cpu, baseline: null, target: { mean: 1 },
         note: `${WINDOWS} windows of ${WINDOW_S} s; whole ${WINDOW_S * WINDOWS} s: ${pct(headless.total)}; the tmux server meanwhile: ${pct(headless.server)}` },
-      { figure: `supervisor CPU, ${TASKS} idle tasks, dashboard`, unit: '% core', samples: dashboard.cpu, baseline: null, target: { mean: 3 },
+      { figure: `supervisor CPU, ${TASKS} idle tasks, dashboard`, unit: '% core', samples: dashboard.cpu, baseline: null, target: { mean: 1 },
         note: `whole ${WINDOW_S * WINDOWS} s: ${pct(dashboard.total)}; the tmux server meanwhile: ${pct(dashboard.server)}` },
       { figure: `supervisor RSS, ${TASKS} idle tasks, headless`, unit: 'MB', samples: headless.rss, baseline: null, target: { max: 100 } },
       { figure: `supervisor RSS, ${TASKS} idle tasks, dashboard`, unit: 'MB', samples: dashboard.rss, baseline: null, target: { max: 100 } },
