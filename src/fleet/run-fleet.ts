@@ -19,6 +19,7 @@ import { adoptTasks } from './adopt.js';
 import { trustedPaths } from './adopted-paths.js';
 import { CaptureWatchers } from './capture-watchers.js';
 import { hearDeaths } from './death-channel.js';
+import { watchProcesses } from './process-watch.js';
 import type { FleetUi, StartUi } from './fleet-ui.js';
 import { acquireLock, releaseLock } from './lock.js';
 import { fleetRecovery } from './recovery-writer.js';
@@ -217,14 +218,21 @@ async function adopt(
   await supervisor.settle(); // scrapes panes that died meanwhile
 }
 
-/** What wakes a reconciliation: a timer for what hooks miss, and the pane-died channel. */
+/**
+ * What wakes a reconciliation: a timer for what hooks miss, the pane-died channel, and a task's
+ * process seen ended by the process watch (tmux can miss a death for seconds; reconciling then
+ * makes tmux reap it and run pane-died).
+ */
 function startWakeups(tmux: TmuxRun, socket: string, supervisor: Supervisor, log: (line: string) => void): { stop: () => void } {
-  const timer = setInterval(() => void supervisor.tick().catch(() => undefined), RECONCILE_MS);
+  const tick = () => void supervisor.tick().catch(() => undefined);
+  const timer = setInterval(tick, RECONCILE_MS);
   const deaths = hearDeaths(tmux, paneDiedChannel(socket), () => supervisor.tick(), log);
+  const processes = watchProcesses(() => supervisor.runningPids(), tick);
   return {
     stop: () => {
       clearInterval(timer);
       deaths.stop();
+      processes.stop();
     },
   };
 }

@@ -74,6 +74,8 @@ export class Supervisor {
   private queue: Promise<unknown> = Promise.resolve();
   private readonly names: WindowNames;
   private readonly attention: AttentionBoard;
+  /** Each task's pane pid as tmux last reported it, with the run it belongs to. */
+  private readonly pids = new Map<number, { pid: number; run: number }>();
 
   constructor(private readonly deps: SupervisorDeps) {
     this.names = new WindowNames(deps.idleMs);
@@ -257,6 +259,7 @@ export class Supervisor {
       this.nextId = task.id + 1;
       this.tasks.set(task.id, task);
       this.names.changed(task, now);
+      if (window.panePid) this.pids.set(task.id, { pid: window.panePid, run: task.run });
       this.deps.log(`task ${task.id} started: ${task.command}${pinned ? ` (pinned ${pinned})` : ''}`);
       results[index] = task;
     }
@@ -327,6 +330,7 @@ export class Supervisor {
         continue;
       }
       if (pane.activity > task.lastOutputAt && task.endedAt === null) task.lastOutputAt = pane.activity;
+      if (!pane.dead && pane.pid !== null) this.pids.set(task.id, { pid: pane.pid, run: task.run });
       if (isOver(pane) && task.endedAt === null) await this.recordExit(task, pane);
       else {
         // A backstop for a missed file event, and codex's output heuristic; the rename below shows it.
@@ -341,6 +345,20 @@ export class Supervisor {
     const claudes = [...this.tasks.values()].filter((t) => t.harness === 'claude' || t.parkedJob);
     const withPanes = claudes.map((task) => ({ task, panePid: panes.get(task.paneId)?.pid ?? null }));
     if (withPanes.length > 0 && observeParkedJobs(withPanes, this.deps.procRoot ?? PROC_ROOT)) this.changed();
+  }
+
+  /**
+   * The pane pid of each running task, for the process watch (process-watch.ts): a rerun's
+   * new process is included once a reconciliation has read its pid.
+   */
+  runningPids(): Map<number, number> {
+    const running = new Map<number, number>();
+    for (const [id, { pid, run }] of this.pids) {
+      const task = this.tasks.get(id);
+      if (!task) this.pids.delete(id);
+      else if (task.endedAt === null && task.run === run) running.set(id, pid);
+    }
+    return running;
   }
 
   async recordExit(task: Task, pane: PaneInfo): Promise<void> {

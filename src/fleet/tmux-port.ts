@@ -38,7 +38,7 @@ export type WindowSpec = SpawnSpec & { windowOptions: Record<string, string>; wi
 export interface FleetTmux {
   globalEnvironment(): Promise<Record<string, string>>;
   /** Several windows in as few tmux calls as fit; per spec its window or the error. */
-  newWindows(specs: WindowSpec[]): Promise<Array<{ windowId: string; paneId: string } | Error>>;
+  newWindows(specs: WindowSpec[]): Promise<Array<{ windowId: string; paneId: string; panePid?: number | null } | Error>>;
   /** respawn-pane -k, clearing the history in the same tmux call (no old hint survives). */
   respawnPane(paneId: string, spec: Omit<SpawnSpec, 'name'>): Promise<void>;
   /** The pane's whole retained text (history and screen), wrapped lines joined. */

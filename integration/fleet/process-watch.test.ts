@@ -1,0 +1,100 @@
+// The supervisor's own death check on real processes: a zombie (what a pane process is while
+// tmux has missed its SIGCHLD), a zombie of a signal, a reaped process, a running one.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { RETELL_AFTER_MS, watchProcesses, type Ending, type ProcessWatch } from '../../src/fleet/process-watch.js';
+import { waitFor } from '../helpers/wait-for.js';
+
+const parents: ChildProcess[] = [];
+let watch: ProcessWatch | null = null;
+
+afterEach(() => {
+  watch?.stop();
+  watch = null;
+  for (const parent of parents.splice(0)) parent.kill('SIGKILL');
+});
+
+/**
+ * A child of a process that never reaps it: it stays a zombie once `script` ends. Its pid.
+ * The child runs `script` only once its parent shell has become `sleep` (a shell may reap a
+ * child that ends before its exec).
+ */
+async function orphanedChild(script: string): Promise<number> {
+  const child = `until [ "$(cat /proc/$PPID/comm)" = sleep ]; do sleep 0.01; done; ${script}`;
+  const parent = spawn('sh', ['-c', `sh -c '${child}' & echo $!; exec sleep 1000`], { stdio: ['ignore', 'pipe', 'inherit'] });
+  parents.push(parent);
+  let out = '';
+  parent.stdout?.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+  return Number(await waitFor(() => /^\d+\n/.exec(out)?.[0], { what: 'the child pid' }));
+}
+
+const state = (pid: number): string | null => {
+  try {
+    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return text.slice(text.lastIndexOf(')') + 2).split(' ')[0] ?? null;
+  } catch {
+    return null;
+  }
+};
+
+/** Starts a watch of `pids` (changed in place by the test); the endings it tells, with when. */
+function watching(pids: Map<number, number>): Array<[number, Ending, number]> {
+  const ended: Array<[number, Ending, number]> = [];
+  watch = watchProcesses(() => pids, (key, ending) => ended.push([key, ending, Date.now()]));
+  return ended;
+}
+
+const endings = (told: Array<[number, Ending, number]>) => told.map(([key, ending]) => [key, ending]);
+
+describe('the process watch', () => {
+  it('tells a zombie with its exit status, and again only after a while if it is still named', async () => {
+    const pid = await orphanedChild('exit 7');
+    await waitFor(() => state(pid) === 'Z', { what: `pid ${pid} to be a zombie` });
+    const told = watching(new Map([[3, pid]]));
+    await waitFor(() => told.length >= 2, { what: 'the ending told twice' });
+    expect(endings(told).slice(0, 2)).toEqual([[3, { kind: 'zombie', exitStatus: 7 }], [3, { kind: 'zombie', exitStatus: 7 }]]);
+    expect((told[1]?.[2] ?? 0) - (told[0]?.[2] ?? 0)).toBeGreaterThanOrEqual(RETELL_AFTER_MS);
+  });
+
+  it('tells a zombie killed by a signal without an exit status', async () => {
+    const pid = await orphanedChild('kill -KILL $$');
+    await waitFor(() => state(pid) === 'Z', { what: `pid ${pid} to be a zombie` });
+    const told = watching(new Map([[5, pid]]));
+    await waitFor(() => told.length > 0, { what: 'the ending' });
+    expect(endings(told)[0]).toEqual([5, { kind: 'zombie', exitStatus: null }]);
+  });
+
+  it('sees a running process end', async () => {
+    const child = spawn('sh', ['-c', 'read line; exit 4'], { stdio: ['pipe', 'ignore', 'ignore'] });
+    parents.push(child);
+    const pid = child.pid as number;
+    const pids = new Map([[1, pid]]);
+    const told = watching(pids);
+    await waitFor(() => state(pid) === 'S', { what: 'the child to wait' });
+    expect(told).toEqual([]);
+    child.stdin?.end('go\n');
+    await waitFor(() => told.length > 0, { what: 'the ending' });
+    pids.clear();
+    // node reaps its children at once: the watch sees it as a zombie or already gone.
+    expect([[1, { kind: 'zombie', exitStatus: 4 }], [1, { kind: 'gone' }]]).toContainEqual(endings(told)[0]);
+  });
+
+  it('tells a pid that is already gone, and only what it is still asked about', async () => {
+    const child = spawn('true');
+    const gone = child.pid as number;
+    await new Promise((resolve) => child.on('exit', resolve));
+    await waitFor(() => state(gone) === null, { what: 'the child to be reaped' });
+    const pids = new Map([[1, gone]]);
+    const told = watching(pids);
+    await waitFor(() => told.length > 0, { what: 'the ending' });
+    expect(endings(told)[0]).toEqual([1, { kind: 'gone' }]);
+    pids.clear();
+    const zombie = await orphanedChild('exit 0');
+    await waitFor(() => state(zombie) === 'Z', { what: 'the orphan to be a zombie' });
+    pids.set(9, zombie);
+    await waitFor(() => told.some(([key]) => key === 9), { what: 'the key asked about' });
+    expect(told.filter(([key]) => key !== 1 && key !== 9)).toEqual([]);
+    expect(told.find(([key]) => key === 9)?.[1]).toEqual({ kind: 'zombie', exitStatus: 0 });
+  });
+});
