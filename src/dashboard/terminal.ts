@@ -8,6 +8,7 @@ import { capturePanes } from '../tmux/screens.js';
 import { perform, type ActionDeps } from './actions.js';
 import { decodeKeys } from './input.js';
 import { handleKey, openLoad, type Action } from './keys.js';
+import { rowsToRead, type KnownLine } from './line-reads.js';
 import { initialUi, latestLine, rowOf, type Grouping, type Ui } from './model.js';
 import { render, type LineStyle } from './view.js';
 
@@ -80,8 +81,8 @@ export function startDashboard(deps: DashboardDeps): Dashboard {
   let capturing = false;
   let closed = false;
   const kept: string[] = [];
-  /** Latest output line per task, with the run and whether the task had ended when read. */
-  const lines = new Map<number, { run: number; ended: boolean; line: string }>();
+  /** Latest output line per task, with what the task was when it was read. */
+  const lines = new Map<number, KnownLine>();
 
   const colour = coloursWanted(deps.env, output);
   const tasks = (): Task[] => [...deps.fleet.tasks()];
@@ -121,11 +122,8 @@ export function startDashboard(deps: DashboardDeps): Dashboard {
     if (capturing || closed) return;
     capturing = true;
     try {
-      const wanted = tasks().filter((t) => visible.includes(t.id)).filter((t) => {
-        const known = lines.get(t.id);
-        return !(known && known.run === t.run && known.ended);
-      });
-      const ended = new Map(wanted.map((t) => [t.id, t.endedAt !== null]));
+      const wanted = rowsToRead(tasks(), visible, lines, deps.now(), deps.idleMs);
+      const when = new Map(wanted.map((t) => [t.id, { ended: t.endedAt !== null, outputAt: t.lastOutputAt }]));
       const screens = await capturePanes(deps.tmux, wanted.map((t) => t.paneId), HISTORY_LINES);
       let changed = false;
       for (const t of wanted) {
@@ -133,7 +131,7 @@ export function startDashboard(deps: DashboardDeps): Dashboard {
         if (screen === null || screen === undefined) continue;
         const line = latestLine(screen);
         if (lines.get(t.id)?.line !== line) changed = true;
-        lines.set(t.id, { run: t.run, ended: ended.get(t.id) ?? false, line });
+        lines.set(t.id, { run: t.run, ended: when.get(t.id)?.ended ?? false, outputAt: when.get(t.id)?.outputAt ?? t.lastOutputAt, line });
       }
       if (changed) soon();
     } catch (error) {
