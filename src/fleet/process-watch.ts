@@ -6,6 +6,7 @@
 // A kept descriptor also cannot be fooled by pid reuse: once the process is reaped, reading
 // it fails with ESRCH whoever holds the number now.
 import { closeSync, openSync, readSync } from 'node:fs';
+import { fieldsOf } from '../ownership/proc.js';
 
 export const WATCH_EVERY_MS = 100;
 /** An ended process still named this long after it was told is told again (its pane may not be dead yet). */
@@ -16,10 +17,9 @@ export type Ending = { kind: 'zombie'; exitStatus: number | null } | { kind: 'go
 
 /** The state letter and the exit status of a `/proc/<pid>/stat` line, or null if unreadable. */
 export function parseStat(text: string): { state: string; exitStatus: number | null } | null {
-  const close = text.lastIndexOf(')');
-  if (close < 0) return null;
   // After the command name: state (field 3) … exit_code (field 52, Linux ≥ 3.5).
-  const fields = text.slice(close + 2).trim().split(' ');
+  const fields = fieldsOf(text);
+  if (fields === null) return null;
   const state = fields[0];
   if (state === undefined || !/^[A-Za-z]$/.test(state)) return null;
   const code = Number(fields[49]);

@@ -25,7 +25,7 @@ function readText(file: string): string | null {
 }
 
 /** The fields of a `/proc/<pid>/stat` line after `pid (comm)`: comm may hold spaces and `)`. */
-function fieldsOf(stat: string): string[] | null {
+export function fieldsOf(stat: string): string[] | null {
   const close = stat.lastIndexOf(')');
   return close === -1 ? null : stat.slice(close + 1).trim().split(/\s+/);
 }
