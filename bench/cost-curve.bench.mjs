@@ -1,4 +1,4 @@
-// How fleetcom's costs grow with the fleet: at 10, 100 and 500 plain tasks (smoke: 10 and 50),
+// How fleetcom's costs grow with the fleet: at 10, 100 and 500 plain tasks (smoke: 5 and 10),
 // each on a fresh headless fleet of its own private tmux server —
 //   load:     `fleetcom load FILE` of the N tasks, process start to exit (windows counted);
 //   ls:       `fleetcom ls --json`, process start to exit (records counted);
@@ -24,7 +24,7 @@ import { rssMb, TICKS_PER_S, treeTicks } from './lib/proc.mjs';
 import { createWorld, recipeText, sleep } from './lib/world.mjs';
 
 const FULL = { sizes: [10, 100, 500], trials: 3, exits: 3, idleS: 5, settleMs: 2_000, redraws: 20 };
-const SMOKE = { sizes: [10, 50], trials: 1, exits: 1, idleS: 1, settleMs: 300, redraws: 3 };
+const SMOKE = { sizes: [5, 10], trials: 1, exits: 1, idleS: 1, settleMs: 300, redraws: 3 };
 const SUPER_LINEAR = 1.5;
 
 const checked = (r, what) => {

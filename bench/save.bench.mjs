@@ -5,12 +5,14 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createWorld, recipeText } from './lib/world.mjs';
 
-const TASKS = 200;
-const AGENTS = 20;
+// Smoke: a smaller fleet, so that CI's smoke run stays under a minute.
+let TASKS = 200;
+let AGENTS = 20;
 const OVER_MS = 60;
 
 export async function run({ smoke = false } = {}) {
   const [TRIALS, WARMUP] = smoke ? [2, 0] : [10, 1];
+  [TASKS, AGENTS] = smoke ? [20, 2] : [200, 20];
   const w = await createWorld();
   try {
     await w.startFleet();

@@ -14,7 +14,7 @@ import { claudeSlug, resolveId, utcDateFolders } from '../dist/harness/index.js'
 import { sleep } from './lib/world.mjs';
 
 const FULL = { codexRollouts: 100_000, claudeTranscripts: 20_000, trials: 20, warmup: 2 };
-const SMOKE = { codexRollouts: 5_000, claudeTranscripts: 2_000, trials: 3, warmup: 1 };
+const SMOKE = { codexRollouts: 2_000, claudeTranscripts: 500, trials: 3, warmup: 1 };
 const CODEX_DAYS = 365;
 const DAY_MS = 86_400_000;
 const CWD = '/home/someone/src/project';
