@@ -12,7 +12,7 @@ const NOW = Date.UTC(2026, 10, 30, 18, 0, 0);
 
 function pane(id: number, fields: Partial<PaneInfo> = {}): PaneInfo {
   return {
-    paneId: `%${id}`, windowId: `@${id}`, dead: false, deadStatus: null, pid: 1000 + id, activity: 0,
+    paneId: `%${id}`, windowId: `@${id}`, dead: false, exited: false, deadStatus: null, deadSignal: null, pid: 1000 + id, activity: 0,
     task: String(id), run: '0', socket: null, windowName: null, ...fields,
   };
 }
