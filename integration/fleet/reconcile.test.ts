@@ -21,14 +21,16 @@ describe('reconciliation', () => {
     expect(exited.exitStatus).toBe(7);
   });
 
-  it('forgets a task whose window the user closed, and logs it', async () => {
+  it('keeps a task whose window the user closed as exited until rm, and logs it', async () => {
     const sb = await useSandbox();
     const fleet = await startFleet(sb);
     const id = await fleet.run('sleep', '600');
     const task = await fleet.task(id);
     await sb.tmux('kill-window', '-t', task.windowId);
-    await waitFor(async () => (await fleet.ls()).length === 0, { what: 'the task to be forgotten' });
-    await waitForText(sb, fleet.supervisorPane, `task ${id} its window was closed outside fleetcom`);
+    await fleet.waitTask(id, (t) => t.state === 'exited', 'exited once its window is gone');
+    await waitForText(sb, fleet.supervisorPane, `task ${id}: its window was closed outside fleetcom; kept as exited`);
+    expect((await fleet.cli('rm', id)).exitCode).toBe(0);
+    expect(await fleet.ls()).toEqual([]);
   });
 
   it('deletes the previous run\'s capture file once a rerun has spawned', async () => {
@@ -50,7 +52,7 @@ describe('reconciliation', () => {
     expect(starts[1]?.env.FLEETCOM_CAPTURE_FILE).toBe(first!.replace(/-0\.json$/, '-1.json'));
   });
 
-  it('adopts an unknown tagged window as a plain task, with a warning', async () => {
+  it('adopts an unknown tagged window as an unknown task, with a warning', async () => {
     const sb = await useSandbox();
     const fleet = await startFleet(sb);
     const socket = `${sb.env.FLEETCOM_RUNTIME_DIR}/default.sock`;
@@ -64,8 +66,8 @@ describe('reconciliation', () => {
     await waitFor(async () => (await runCli(['ls', '--json'], { env: sb.env, cwd: sb.dir })).exitCode === 0, { what: 'the new fleet' });
     const tasks = JSON.parse((await runCli(['ls', '--json'], { env: sb.env, cwd: sb.dir })).stdout);
     expect(tasks).toHaveLength(1);
-    expect(tasks[0]).toMatchObject({ id: 5, harness: null, command: 'stray' });
-    await waitForText(sb, pane, 'carries @fleetcom-task 5 but state.json has no record of it');
+    expect(tasks[0]).toMatchObject({ id: 5, harness: null, command: null, name: 'stray' });
+    await waitForText(sb, pane, 'carries @fleetcom-task 5 but neither state.json nor the window holds its command');
     expect(await runCli(['run', '--', 'true'], { env: sb.env, cwd: sb.dir })).toMatchObject({ stdout: '6\n' });
   });
 

@@ -20,12 +20,15 @@ export interface CliOptions {
   input?: string;
   /** Kill the CLI after this many ms (default 60 s). */
   timeout?: number;
+  /** A command the CLI runs under, e.g. `nsenter -t PID -m --` to run it in a mount namespace. */
+  wrap?: readonly string[];
 }
 
 export async function runCli(args: readonly string[], opts: CliOptions): Promise<CliResult> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(opts.env)) if (v !== undefined) env[k] = v;
-  const result = await execa(process.execPath, [cliPath, ...args], {
+  const [file, ...argv] = [...(opts.wrap ?? []), process.execPath, cliPath, ...args];
+  const result = await execa(file!, argv, {
     env,
     extendEnv: false,
     cwd: opts.cwd,

@@ -35,6 +35,8 @@ export interface StartFleetOptions {
   name?: string;
   /** false: `up` without --headless, so the supervisor's pane shows the dashboard. */
   headless?: boolean;
+  /** What the CLI runs under (runCli's wrap), e.g. nsenter into the fleet's mount namespace. */
+  wrap?: readonly string[];
 }
 
 export async function startFleet(sb: Sandbox, opts: StartFleetOptions = {}): Promise<Fleet> {
@@ -48,7 +50,7 @@ export async function startFleet(sb: Sandbox, opts: StartFleetOptions = {}): Pro
   ]);
   const sessionId = session.trim();
   const supervisorPane = (await sb.tmux('list-panes', '-t', `${name}:0`, '-F', '#{pane_id}')).trim();
-  const cliIn = (cwd: string, e: Record<string, string>, ...args: string[]) => runCli(args, { env: e, cwd });
+  const cliIn = (cwd: string, e: Record<string, string>, ...args: string[]) => runCli(args, { env: e, cwd, wrap: opts.wrap });
   const cli = (...args: string[]) => cliIn(sb.dir, env, ...args);
   const ls = async () => {
     const r = await cli('ls', '--json');

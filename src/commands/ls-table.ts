@@ -9,7 +9,7 @@ export function formatTaskTable(tasks: readonly LsRecord[], home: string | undef
   const rows = tasks.map((t) => [
     String(t.id),
     `${t.state === 'exited' ? (t.exitStatus === 0 ? '✓' : '✗') : GLYPH[t.state]}${t.tagged ? '◆' : ''}`,
-    t.name ?? t.command,
+    t.name ?? t.command ?? `task ${t.id}`,
     home && (t.cwd === home || t.cwd.startsWith(`${home}/`)) ? `~${t.cwd.slice(home.length)}` : t.cwd,
     t.attention ?? '-',
     t.conversationId ? `${t.conversationId} (${t.idSource})` : '-',

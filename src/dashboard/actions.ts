@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { RecipeTask } from '../control/protocol.js';
 import { fleetRecipe, NOTHING_TO_SAVE, savedMessage } from '../fleet/fleet-recipe.js';
 import type { FleetUiContext } from '../fleet/fleet-ui.js';
-import type { Task } from '../fleet/task.js';
+import { labelOf, type Task } from '../fleet/task.js';
 import { quoteShell } from '../harness/index.js';
 import { listSessions, normalizeSessionName, readSession, saveNamed, skippedMessage } from '../sessions/index.js';
 import { capturePanes, displayPopup, lastWindow } from '../tmux/screens.js';
@@ -108,7 +108,7 @@ async function peek(task: Task, deps: ActionDeps): Promise<string> {
   const q = quoteShell(file);
   try {
     await displayPopup(deps.tmux, {
-      target: deps.pane, width: inner.w + 2, height: inner.h + 2, title: ` task ${task.id}: ${task.name ?? task.command} `,
+      target: deps.pane, width: inner.w + 2, height: inner.h + 2, title: ` task ${task.id}: ${labelOf(task)} `,
       command: `printf '\\033[?25l'; cat ${q}; rm -f ${q}; stty -icanon -echo; dd bs=1 count=1 >/dev/null 2>&1`,
     });
   } catch (error) {

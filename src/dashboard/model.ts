@@ -15,7 +15,7 @@ export interface Row {
   /** Name, else command. */
   label: string;
   name: string | null;
-  command: string;
+  command: string | null;
   group: string | null;
   cwd: string;
   /** The task's latest non-blank output line ('' when none is known yet). */

@@ -1,8 +1,12 @@
 // Adopting the windows of a supervisor that died (product.md §3.6): its tasks keep running in
-// tmux; state.json tells what each one is. A tagged window with no record becomes a plain task.
+// tmux. state.json tells what each one is; when it has no record of a window (lost, damaged,
+// or written before the window was made), the record the window carries itself
+// (`@fleetcom-spec`) does. A tagged window with neither is an *unknown* task: listed under its
+// window name, but with no command, so it is never rerun or saved as that name.
 import type { PersistedState } from './state-file.js';
 import type { Task } from './task.js';
 import type { PaneInfo } from './tmux-port.js';
+import { decodeSpec } from './window-spec.js';
 
 export interface Adoption {
   tasks: Task[];
@@ -13,7 +17,7 @@ export interface Adoption {
 export function adoptTasks(
   panes: readonly PaneInfo[],
   state: PersistedState | null,
-  input: { socket: string; env: Record<string, string>; cwd: string; now: number },
+  input: { socket: string; env: Record<string, string>; cwd: string; now: number; specs: ReadonlyMap<string, string> },
 ): Adoption {
   const records = new Map((state?.tasks ?? []).map((t) => [t.id, t]));
   const tasks: Task[] = [];
@@ -23,16 +27,28 @@ export function adoptTasks(
     const id = Number(pane.task);
     if (!Number.isSafeInteger(id) || id <= 0 || tasks.some((t) => t.id === id)) continue;
     const record = records.get(id);
+    const run = Number(pane.run ?? 0);
     const common = { windowId: pane.windowId, paneId: pane.paneId, env: input.env, captured: null };
     if (record) {
       tasks.push({ ...record, ...common, lastOutputAt: Math.max(record.spawnedAt, pane.activity) });
       continue;
     }
-    warnings.push(`window ${pane.windowId} carries @fleetcom-task ${id} but state.json has no record of it: adopted as a plain task`);
+    const spec = decodeSpec(input.specs.get(pane.windowId), id);
+    const fresh = { exitStatus: null, killed: false, endedAt: null, ...common };
+    if (spec) {
+      const { v: _version, ...fields } = spec;
+      warnings.push(`state.json has no record of task ${id}: adopted it from its window ${pane.windowId}`);
+      tasks.push({ ...fields, run: Number.isSafeInteger(run) && run >= 0 ? run : 0, lastOutputAt: Math.max(spec.spawnedAt, pane.activity), ...fresh });
+      continue;
+    }
+    warnings.push(
+      `window ${pane.windowId} carries @fleetcom-task ${id} but neither state.json nor the window holds its command: ` +
+        `adopted as an unknown task (never rerun or saved; fleetcom rm ${id} forgets it)`,
+    );
     tasks.push({
-      id, run: Number(pane.run ?? 0) || 0, cwd: input.cwd, command: pane.windowName ?? `task ${id}`, name: null, group: null,
-      tagged: false, harness: null, pinnedId: null, targetId: null, captureFile: null, home: null, spawnedAt: input.now,
-      exitHint: null, exitStatus: null, killed: false, endedAt: null, everHeld: [], lastOutputAt: input.now, ...common,
+      id, run: 0, cwd: input.cwd, command: null, name: pane.windowName || `task ${id}`, group: null, tagged: false, harness: null,
+      pinnedId: null, targetId: null, captureFile: null, home: null, spawnedAt: input.now, exitHint: null, everHeld: [],
+      lastOutputAt: input.now, ...fresh,
     });
   }
   const nextId = Math.max(state?.nextId ?? 1, ...tasks.map((t) => t.id + 1));

@@ -47,7 +47,7 @@ export function observeParkedJobs(tasks: ReadonlyArray<{ task: Task; panePid: nu
       const own = records.find((r) => r.kind !== 'bg' && (r.pid === panePid || parentPid(proc, r.pid) === panePid));
       const id = own?.parkedJobId ?? null;
       if (id !== null && SHORT_ID.test(id) && id !== task.parkedJob?.id) {
-        task.parkedJob = { id, sessionId: null, from: own!.sessionId, alive: true, home, program: programOf(task.command) };
+        task.parkedJob = { id, sessionId: null, from: own!.sessionId, alive: true, home, program: programOf(task.command ?? 'claude') };
       }
     }
     const job = task.parkedJob;

@@ -99,6 +99,17 @@ export class RecoveryWriter {
   }
 
   /**
+   * A `down` that did not finish: the fleet goes on, and so do its snapshots (the next one is
+   * not marked closed).
+   */
+  reopen(): void {
+    if (!this.closed) return;
+    this.closed = false;
+    this.start();
+    this.changed();
+  }
+
+  /**
    * `up` started an empty fleet: name every snapshot of a fleet that did not shut down (not
    * closed by `down`, its supervisor not running), newest first. Never fails the start.
    */

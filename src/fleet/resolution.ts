@@ -15,8 +15,12 @@ export function currentIds(tasks: Iterable<Task>, now: number): Map<number, Reso
   return ids;
 }
 
-/** The fleet as recipe entries, agents as their resume commands (precedence 1-4). */
-export function recipeOf(tasks: readonly Task[], now: number): RecipeTask[] {
+/**
+ * The fleet as recipe entries, agents as their resume commands (precedence 1-4). A task with
+ * no known command (adopted from a bare window) is left out: its window name is no command.
+ */
+export function recipeOf(fleet: readonly Task[], now: number): RecipeTask[] {
+  const tasks = fleet.filter((t): t is Task & { command: string } => t.command !== null);
   const current = currentIds(tasks, now);
   const everHeld = new Set(tasks.flatMap((t) => t.everHeld));
   const correlated = new Map<number, string>();

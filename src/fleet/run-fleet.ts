@@ -10,6 +10,7 @@ import { callerEnv, type Deps } from '../deps.js';
 import { FleetError } from '../errors.js';
 import { ensureSafeDir } from '../fs-safety.js';
 import { userHome, type RuntimeFiles } from '../paths.js';
+import { describeFsError } from '../sessions/index.js';
 import { sessionDir } from '../sessions/store.js';
 import { setSessionOption } from '../tmux/options.js';
 import { TmuxRunner, type TmuxRun } from '../tmux/runner.js';
@@ -118,14 +119,23 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
   };
   // `down` (from the CLI or the dashboard's Q) resolves only when everything is gone, so a new
   // `up` can start at once.
+  // A `down` that fails part way leaves the fleet serving (wake-ups restarted, snapshots going
+  // on) and can be run again; its snapshot is marked closed only once every task has stopped.
   let goingDown: Promise<void> | null = null;
   const down = () => (goingDown ??= (async () => {
     // No more reconciliations: one woken by the tasks' deaths below would write state.json again.
     wakeups?.stop();
-    await supervisor.handle({ op: 'status' }); // wait for requests in flight
-    await recovery.close(true); // the final snapshot, marked closed
-    await supervisor.stopAll();
-    await tearDown(tmux, files, root, supervisor, [opts.rerunKey, opts.nextKey], log);
+    try {
+      await supervisor.stopAll(); // after the requests in flight
+      await recovery.close(true);
+      await tearDown(tmux, files, root, supervisor, [opts.rerunKey, opts.nextKey], log);
+    } catch (error) {
+      goingDown = null;
+      recovery.reopen();
+      wakeups = startWakeups(tmux, files.socket, supervisor, log);
+      log(`down did not finish: ${(error as Error).message}`);
+      throw new FleetError(`down did not finish: ${(error as Error).message}; run fleetcom down again`);
+    }
     await restoreSupervisorWindow(tmux, pane).catch((e: Error) => log(`could not restore this window's name: ${e.message}`));
     await closeServer();
     setImmediate(() => stop({ down: true, code: 0 }));
@@ -200,15 +210,19 @@ function fleetLog(deps: Deps, env: Record<string, string>, toUi: (line: string) 
   };
 }
 
-/** The tasks a dead supervisor left in this tmux session, as its state.json describes them. */
+/**
+ * The tasks a dead supervisor left on this tmux server, as its state.json describes them or,
+ * where state.json is lost or damaged, as their windows do.
+ */
 async function adopt(
   supervisor: Supervisor,
   tmux: TmuxRun,
   at: { sessionId: string; files: RuntimeFiles; root: string; env: Record<string, string>; cwd: string; now: number; log: (line: string) => void },
 ): Promise<void> {
   const state = readState(at.files.state, at.log);
-  const adoption = adoptTasks(await fleetTmux(tmux, at.sessionId).listPanes(), state, {
-    socket: at.files.socket, env: at.env, cwd: at.cwd, now: at.now,
+  const windows = fleetTmux(tmux, at.sessionId);
+  const adoption = adoptTasks(await windows.listPanes(), state, {
+    socket: at.files.socket, env: at.env, cwd: at.cwd, now: at.now, specs: await windows.windowSpecs(),
   });
   for (const warning of adoption.warnings) at.log(`warning: ${warning}`);
   const namespace = state?.namespace && existsSync(state.namespace) ? state.namespace : null;
@@ -243,6 +257,10 @@ async function tearDown(tmux: TmuxRun, files: RuntimeFiles, root: string, superv
     if (key !== 'none') await restoreKey(tmux, key).catch((e: Error) => log(`could not restore the ${key} key: ${e.message}`));
   }
   for (const dir of supervisor.namespaces()) removeNamespace(dir, root);
-  rmSync(files.state, { force: true });
+  try {
+    rmSync(files.state, { force: true });
+  } catch (error) {
+    throw new FleetError(`every task stopped, but ${files.state} could not be removed: ${describeFsError(error)}`);
+  }
   log('fleet down');
 }

@@ -13,7 +13,7 @@ const taskSchema = z.object({
   id: z.number().int().positive(),
   run: z.number().int().nonnegative(),
   cwd: z.string(),
-  command: z.string(),
+  command: nullableString,
   name: nullableString,
   group: nullableString,
   tagged: z.boolean(),
@@ -59,20 +59,32 @@ export function writeState(file: string, state: PersistedState): void {
   }
 }
 
-/** The persisted state, or null when there is none; a damaged file is reported, not fatal. */
-export function readState(file: string, warn: (message: string) => void): PersistedState | null {
+/**
+ * The persisted state, or null when there is none. A damaged file is moved aside as
+ * `state.json.corrupt-<time>` (never overwritten: it may be all that is left of a fleet) and
+ * reported; adoption then relies on what the task windows carry.
+ */
+export function readState(file: string, warn: (message: string) => void, now = new Date()): PersistedState | null {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch {
     return null;
   }
+  let why: string;
   try {
     const parsed = stateSchema.safeParse(JSON.parse(text));
     if (parsed.success) return parsed.data;
-    warn(`ignoring ${file}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+    why = parsed.error.issues.slice(0, 3).map((i) => `${i.path.join('.') || '(top)'}: ${i.message}`).join('; ');
   } catch {
-    warn(`ignoring ${file}: not valid JSON`);
+    why = text.length === 0 ? 'empty' : 'not valid JSON';
+  }
+  const aside = `${file}.corrupt-${now.toISOString().replace(/[:.]/g, '-')}`;
+  try {
+    renameSync(file, aside);
+    warn(`${file} is damaged (${why}); kept it as ${aside} and adopted from the task windows`);
+  } catch (error) {
+    warn(`${file} is damaged (${why}) and could not be kept aside (${(error as Error).message}); adopted from the task windows`);
   }
   return null;
 }

@@ -11,8 +11,9 @@ const KILL_DEADLINE_MS = 10_000;
 /** Sends a signal to a pane's process group; tests pass a recorder. */
 export type SendSignal = (pid: number, sig: NodeJS.Signals) => void;
 
-export async function stopProcessGroups(tmux: FleetTmux, paneIds: readonly string[], send: SendSignal = signalGroup): Promise<void> {
-  if (paneIds.length === 0) return;
+/** Returns the panes still alive after the SIGKILL deadline (none, normally). */
+export async function stopProcessGroups(tmux: FleetTmux, paneIds: readonly string[], send: SendSignal = signalGroup): Promise<string[]> {
+  if (paneIds.length === 0) return [];
   const wanted = new Set(paneIds);
   const alive = async () => (await tmux.listPanes()).filter((p) => wanted.has(p.paneId) && !p.dead);
   await signal(tmux, await alive(), 'SIGTERM', send);
@@ -22,10 +23,11 @@ export async function stopProcessGroups(tmux: FleetTmux, paneIds: readonly strin
     await pause(50);
     left = await alive();
   }
-  if (left.length === 0) return;
+  if (left.length === 0) return [];
   await signal(tmux, left, 'SIGKILL', send);
   const killDeadline = Date.now() + KILL_DEADLINE_MS;
-  while ((await alive()).length > 0 && Date.now() < killDeadline) await pause(50);
+  while ((left = await alive()).length > 0 && Date.now() < killDeadline) await pause(50);
+  return left.map((p) => p.paneId);
 }
 
 async function signal(tmux: FleetTmux, panes: readonly PaneInfo[], sig: NodeJS.Signals, send: SendSignal): Promise<void> {

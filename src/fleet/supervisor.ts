@@ -20,6 +20,7 @@ import { stopProcessGroups } from './stop.js';
 import { observeParkedJobs, parkedRerunCommand } from './parked-jobs.js';
 import { PROC_ROOT } from '../ownership/index.js';
 import { WindowNames } from './window-names.js';
+import { WindowSpecs } from './window-spec.js';
 
 export interface SupervisorDeps {
   tmux: FleetTmux;
@@ -76,6 +77,7 @@ export class Supervisor {
   private readonly attention: AttentionBoard;
   /** Each task's pane pid as tmux last reported it, with the run it belongs to. */
   private readonly pids = new Map<number, { pid: number; run: number }>();
+  private readonly specs = new WindowSpecs();
 
   constructor(private readonly deps: SupervisorDeps) {
     this.names = new WindowNames(deps.idleMs);
@@ -140,12 +142,19 @@ export class Supervisor {
     return this.attention.of(task);
   }
 
-  /** Stops every task and closes their windows (the `down` path). */
+  /**
+   * Stops every task and closes their windows (the `down` path), after the requests in flight.
+   * Throws, closing nothing, when a task outlives SIGKILL: `down` then stops half way and can be retried.
+   */
   stopAll(): Promise<void> {
     return this.enqueue(async () => {
       const tasks = [...this.tasks.values()];
-      await stopProcessGroups(this.deps.tmux, tasks.filter((t) => t.endedAt === null).map((t) => t.paneId));
-      for (const task of tasks) await this.deps.tmux.killWindow(task.windowId).catch(() => undefined);
+      const left = await stopProcessGroups(this.deps.tmux, tasks.filter((t) => t.endedAt === null && t.paneId !== '').map((t) => t.paneId));
+      if (left.length > 0) {
+        const ids = tasks.filter((t) => left.includes(t.paneId)).map((t) => t.id);
+        throw new FleetError(`task(s) ${ids.join(', ')} still running after SIGKILL`);
+      }
+      for (const task of tasks) if (task.windowId !== '') await this.deps.tmux.killWindow(task.windowId).catch(() => undefined);
     });
   }
 
@@ -241,7 +250,7 @@ export class Supervisor {
           ...fieldsOf(launch), spawnedAt: now, windowId: '', paneId: '', exitHint: null, exitStatus: null,
           killed: false, endedAt: null, everHeld: [], env: spec.env, lastOutputAt: now, captured: null,
         };
-        const window = taskWindow(draft, launch, { socket: this.deps.controlSocket, paneDiedHook: this.deps.paneDiedHook, now });
+        const window = taskWindow(draft, launch, this.windowInputs(draft, now));
         planned.push({ index, draft, window, pinned: launch.pinnedId });
       } catch (error) {
         results[index] = error as Error;
@@ -268,6 +277,9 @@ export class Supervisor {
   }
 
   async rerun(task: Task): Promise<Task> {
+    if (task.command === null) {
+      throw new FleetError(`task ${task.id} was adopted without a record of its command; it cannot be rerun (fleetcom rm ${task.id} forgets it)`);
+    }
     if (task.endedAt === null) {
       throw new FleetError(`task ${task.id} is still running; rerun takes a finished task (stop it with: fleetcom kill ${task.id})`);
     }
@@ -283,13 +295,22 @@ export class Supervisor {
     const launch = planLaunch({ id: task.id, run, command, cwd: task.cwd, env: task.env }, await this.launchInputs());
     const oldCapture = task.captureFile;
     const hadAttention = this.attention.of(task).attention !== null;
-    await this.deps.tmux.setWindowOption(task.windowId, '@fleetcom-run', String(run));
-    await this.deps.tmux.respawnPane(task.paneId, { cwd: task.cwd, env: launch.windowEnv, argv: launch.argv, path: launch.path });
     const held = [...task.everHeld, ...(resolved ? [resolved.id] : []), ...(task.captured ? [task.captured] : [])];
-    Object.assign(task, {
-      run, command, ...fieldsOf(launch), spawnedAt: this.deps.now(), lastOutputAt: this.deps.now(), exitHint: null, exitStatus: null,
+    const next = {
+      run, command, ...fieldsOf(launch), spawnedAt: now, lastOutputAt: now, exitHint: null, exitStatus: null,
       killed: false, endedAt: null, captured: null, everHeld: [...new Set(held)],
-    });
+    };
+    if (task.paneId === '') {
+      // Its window was closed outside fleetcom: the task comes back in a new window.
+      const draft = { ...task, ...next };
+      const [made] = await this.deps.tmux.newWindows([taskWindow(draft, launch, this.windowInputs(draft, now))]);
+      if (made === undefined || made instanceof Error) throw made ?? new FleetError('tmux made no window');
+      Object.assign(task, { windowId: made.windowId, paneId: made.paneId });
+    } else {
+      await this.deps.tmux.setWindowOption(task.windowId, '@fleetcom-run', String(run));
+      await this.deps.tmux.respawnPane(task.paneId, { cwd: task.cwd, env: launch.windowEnv, argv: launch.argv, path: launch.path });
+    }
+    Object.assign(task, next);
     // Resuming an ended job's conversation makes it the pane's own again.
     if (task.parkedJob && !task.parkedJob.alive && parked !== null) task.parkedJob = null;
     if (oldCapture) this.deleteCapture(oldCapture);
@@ -308,7 +329,7 @@ export class Supervisor {
 
   async remove(task: Task): Promise<void> {
     await this.kill(task);
-    await this.deps.tmux.killWindow(task.windowId).catch(() => undefined);
+    if (task.windowId !== '') await this.deps.tmux.killWindow(task.windowId).catch(() => undefined);
     this.forget(task, 'removed');
   }
 
@@ -324,9 +345,10 @@ export class Supervisor {
     const panes = new Map((await this.deps.tmux.listPanes()).map((p) => [p.paneId, p]));
     const renames: Array<[string, string]> = [];
     for (const task of [...this.tasks.values()]) {
+      if (task.paneId === '') continue; // its window is gone; kept until rm
       const pane = panes.get(task.paneId);
       if (!pane) {
-        this.forget(task, 'its window was closed outside fleetcom');
+        this.windowGone(task);
         continue;
       }
       if (pane.activity > task.lastOutputAt && task.endedAt === null) task.lastOutputAt = pane.activity;
@@ -424,6 +446,7 @@ export class Supervisor {
     this.tasks.delete(task.id);
     this.names.forget(task.id);
     this.attention.forget(task.id);
+    this.specs.forget(task.id);
     if (task.captureFile) this.deleteCapture(task.captureFile);
     this.deps.log(`task ${task.id} ${why}`);
     this.changed();
@@ -457,10 +480,35 @@ export class Supervisor {
     } catch (error) {
       this.deps.log(`could not write ${this.deps.statePath}: ${(error as Error).message}`);
     }
+    const specs = this.specs.changes(this.tasks.values());
+    if (specs.length > 0) void this.deps.tmux.setWindowOptions(specs).catch(() => undefined);
     this.deps.onChange();
   }
 
+  /**
+   * The task's window was closed outside fleetcom (it is on none of the server's sessions): it
+   * stays in the fleet, exited with an unknown status, so its conversation can still be
+   * resumed (rerun makes a new window) or saved, until the user runs `rm`.
+   */
+  private windowGone(task: Task): void {
+    const id = this.currentIds(this.deps.now()).get(task.id)?.id ?? null;
+    if (task.endedAt === null) Object.assign(task, { endedAt: this.deps.now(), exitStatus: null, killed: false });
+    Object.assign(task, { windowId: '', paneId: '' });
+    this.names.forget(task.id);
+    this.specs.forget(task.id);
+    this.deps.log(
+      `task ${task.id}: its window was closed outside fleetcom; kept as exited${id ? ` with conversation ${id}` : ''} ` +
+        `(fleetcom rerun ${task.id} brings it back, fleetcom rm ${task.id} forgets it)`,
+    );
+    this.changed();
+  }
+
+  private windowInputs(task: Task, now: number) {
+    return { socket: this.deps.controlSocket, paneDiedHook: this.deps.paneDiedHook, now, spec: this.specs.inline(task) };
+  }
+
   private async refreshName(task: Task): Promise<void> {
+    if (task.windowId === '') return;
     const name = this.names.changed(task, this.deps.now(), this.attention.of(task).attention);
     if (name !== null) await this.deps.tmux.renameWindow(task.windowId, name).catch(() => undefined);
   }

@@ -3,8 +3,9 @@
 import type { Launch } from './launch.js';
 import { windowName, type Task } from './task.js';
 import type { WindowSpec } from './tmux-port.js';
+import { SPEC_OPTION } from './window-spec.js';
 
-export function taskWindow(draft: Task, launch: Launch, fleet: { socket: string; paneDiedHook: string; now: number }): WindowSpec {
+export function taskWindow(draft: Task, launch: Launch, fleet: { socket: string; paneDiedHook: string; now: number; spec: string | null }): WindowSpec {
   return {
     name: windowName(draft, fleet.now),
     cwd: draft.cwd,
@@ -17,6 +18,7 @@ export function taskWindow(draft: Task, launch: Launch, fleet: { socket: string;
       '@fleetcom-task': String(draft.id),
       '@fleetcom-run': String(draft.run),
       '@fleetcom-socket': fleet.socket,
+      ...(fleet.spec === null ? {} : { [SPEC_OPTION]: fleet.spec }),
     },
     windowHooks: { 'pane-died': fleet.paneDiedHook },
   };

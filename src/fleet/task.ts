@@ -10,7 +10,8 @@ export interface TaskRecord {
   id: number;
   run: number;
   cwd: string;
-  command: string;
+  /** The requested command; null for a window adopted with no record of it (never rerun or saved). */
+  command: string | null;
   name: string | null;
   group: string | null;
   tagged: boolean;
@@ -78,8 +79,8 @@ export function evidenceOf(task: TaskRecord): RunEvidence | null {
   };
 }
 
-export function labelOf(task: Pick<TaskRecord, 'name' | 'command'>): string {
-  return task.name ?? task.command;
+export function labelOf(task: Pick<TaskRecord, 'id' | 'name' | 'command'>): string {
+  return task.name ?? task.command ?? `task ${task.id}`;
 }
 
 /**
@@ -105,7 +106,7 @@ export interface LsRecord {
   id: number;
   run: number;
   cwd: string;
-  command: string;
+  command: string | null;
   name: string | null;
   group: string | null;
   tagged: boolean;
@@ -115,7 +116,7 @@ export interface LsRecord {
   harness: HarnessName | null;
   conversationId: string | null;
   idSource: Exclude<IdSource, 'correlation'> | null;
-  resumeCommand: string;
+  resumeCommand: string | null;
   /** The live or ended background job claude parked this task's conversation in. */
   parkedJob: { id: string; sessionId: string | null; alive: boolean } | null;
   windowId: string;

@@ -1,15 +1,18 @@
-// FleetTmux on a real tmux server, for the fleet's own session.
-import { setWindowOption, showGlobalEnvironment, unsetWindowOption } from '../tmux/options.js';
+// FleetTmux on a real tmux server: windows are made in the fleet's own session, and panes are
+// looked up on the whole server, so a task window the user moved to another session is still
+// found (its pane id and window id stay the same).
+import { setWindowOption, setWindowOptions, showGlobalEnvironment, unsetWindowOption, windowOptionValues } from '../tmux/options.js';
 import { capturePane, listPanes, livePanePids, type PaneRecord } from '../tmux/panes.js';
 import type { TmuxRun } from '../tmux/runner.js';
 import { killWindow, newWindows, renameWindow, renameWindows, respawnPane, showWindow } from '../tmux/windows.js';
 import type { FleetTmux, PaneInfo } from './tmux-port.js';
+import { SPEC_CHARS, SPEC_OPTION } from './window-spec.js';
 
 /**
  * The panes, read a second time when one had exited unreaped: listPanes has then nudged the
  * server to reap, and the second read usually knows the exit status.
  */
-async function reapedPanes(tmux: TmuxRun, sessionId: string): Promise<PaneRecord[]> {
+async function reapedPanes(tmux: TmuxRun, sessionId: string | null): Promise<PaneRecord[]> {
   const panes = await listPanes(tmux, sessionId);
   return panes.some((p) => p.paneExited && !p.paneDead) ? listPanes(tmux, sessionId) : panes;
 }
@@ -21,7 +24,7 @@ export function fleetTmux(tmux: TmuxRun, sessionId: string): FleetTmux {
     respawnPane: (paneId, spec) => respawnPane(tmux, { ...spec, paneId, clearHistory: true }),
     retainedText: (paneId) => capturePane(tmux, paneId, { history: true }),
     listPanes: async () =>
-      (await reapedPanes(tmux, sessionId)).map(
+      (await reapedPanes(tmux, null)).map(
         (p): PaneInfo => ({
           paneId: p.paneId,
           windowId: p.windowId,
@@ -41,6 +44,8 @@ export function fleetTmux(tmux: TmuxRun, sessionId: string): FleetTmux {
     setWindowOption: (windowId, option, value) => setWindowOption(tmux, windowId, option, value),
     unsetWindowOption: (windowId, option) => unsetWindowOption(tmux, windowId, option),
     showWindow: (windowId, client) => showWindow(tmux, windowId, client),
+    setWindowOptions: (options) => setWindowOptions(tmux, options),
+    windowSpecs: () => windowOptionValues(tmux, SPEC_OPTION, SPEC_CHARS),
     renameWindow: (windowId, name) => renameWindow(tmux, windowId, name),
     renameWindows: (renames) => renameWindows(tmux, renames),
     killWindow: (windowId) => killWindow(tmux, windowId),

@@ -50,6 +50,10 @@ export interface FleetTmux {
   unsetWindowOption(windowId: string, option: string): Promise<void>;
   /** Shows the window in a tmux client (by name), or makes it its session's current window. */
   showWindow(windowId: string, client: string | null): Promise<void>;
+  /** Several window options in as few tmux calls as fit; a window that is gone is skipped. */
+  setWindowOptions(options: Array<[windowId: string, option: string, value: string]>): Promise<void>;
+  /** The task record each window of the server carries (`@fleetcom-spec`), by window id. */
+  windowSpecs(): Promise<Map<string, string>>;
   renameWindow(windowId: string, name: string): Promise<void>;
   /** Several renames in as few tmux calls as fit; a window that is gone is skipped. */
   renameWindows(renames: Array<[windowId: string, name: string]>): Promise<void>;

@@ -20,7 +20,7 @@ export function lsRecord(task: Task, now: number, resolved: Resolved | null, att
     harness: task.harness,
     conversationId: id,
     idSource: source,
-    resumeCommand: rewriteCommand(task.command, id),
+    resumeCommand: task.command === null ? null : rewriteCommand(task.command, id),
     parkedJob: parkedJobView(task),
     windowId: task.windowId,
     paneId: task.paneId,

@@ -1,9 +1,15 @@
 // Options (window, session, server), hooks and key bindings.
 import { TmuxError } from './errors.js';
 import type { TmuxRun } from './runner.js';
+import { runBatched } from './windows.js';
 
 export async function setWindowOption(tmux: TmuxRun, target: string, name: string, value: string): Promise<void> {
   await tmux.runSequence([['set-option', '-w', '-t', target, name, value]]);
+}
+
+/** Several window options in as few tmux calls as fit; a window that is gone is skipped. */
+export async function setWindowOptions(tmux: TmuxRun, options: ReadonlyArray<readonly [target: string, name: string, value: string]>): Promise<void> {
+  await runBatched(tmux, options.map(([target, name, value]) => ['set-option', '-w', '-t', target, name, value]));
 }
 
 export async function unsetWindowOption(tmux: TmuxRun, target: string, name: string): Promise<void> {
@@ -13,6 +19,26 @@ export async function unsetWindowOption(tmux: TmuxRun, target: string, name: str
 /** The window's own value of an option: '' when it has none (only a global value applies). */
 export async function showLocalWindowOption(tmux: TmuxRun, target: string, name: string): Promise<string> {
   return (await tmux.runSequence([['show-options', '-w', '-q', '-v', '-t', target, name]])).replace(/\n$/, '');
+}
+
+/**
+ * Every window's value of the user option `name` on the server, by window id, for values made
+ * of `valueChars` only (a class without space or newline). Values come back one per line, so a
+ * value holding a newline could pose as another window's line: a line of any other shape, and
+ * a window that appears twice, are left out.
+ */
+export async function windowOptionValues(tmux: TmuxRun, name: string, valueChars: RegExp): Promise<Map<string, string>> {
+  const out = await tmux.runSequence([['list-windows', '-a', '-F', `#{window_id} #{${name}}`]]);
+  const seen = new Map<string, string | null>();
+  for (const line of out.split('\n')) {
+    const m = /^(@\d+) (.*)$/.exec(line);
+    if (m === null) continue;
+    const [, window = '', value = ''] = m;
+    seen.set(window, seen.has(window) || !valueChars.test(value) ? null : value);
+  }
+  const values = new Map<string, string>();
+  for (const [window, value] of seen) if (value) values.set(window, value);
+  return values;
 }
 
 export async function setSessionOption(tmux: TmuxRun, session: string, name: string, value: string): Promise<void> {

@@ -68,13 +68,15 @@ export function toPaneRecord(r: Record<(typeof PANE_FIELDS)[number], string>): P
 }
 
 /**
- * Every pane of a session (`list-panes -s -t <session>`), in window order. When a pane has
+ * Every pane of a session (`list-panes -s -t <session>`), in window order, or of the whole
+ * server (`list-panes -a`) when `session` is null. When a pane has
  * exited but tmux has not reaped it yet, also calls reapChildren so that a later query (and the
  * pane-died hook) sees it dead; the records returned are those read before.
  */
-export async function listPanes(tmux: TmuxRun, session: string): Promise<PaneRecord[]> {
+export async function listPanes(tmux: TmuxRun, session: string | null): Promise<PaneRecord[]> {
   const query = formatQuery(PANE_FIELDS);
-  const out = await tmux.runSequence([['list-panes', '-s', '-t', session, '-F', query.format]]);
+  const scope = session === null ? ['-a'] : ['-s', '-t', session];
+  const out = await tmux.runSequence([['list-panes', ...scope, '-F', query.format]]);
   const panes = query.parse(out).map(toPaneRecord);
   if (panes.some((p) => p.paneExited && !p.paneDead)) await reapChildren(tmux);
   return panes;

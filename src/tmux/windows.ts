@@ -159,12 +159,17 @@ export async function renameWindow(tmux: TmuxRun, target: string, name: string):
   await tmux.runSequence([['rename-window', '-t', target, escapeFormat(name)]]);
 }
 
-/**
- * Several renames in as few tmux calls as fit. tmux stops a sequence at its first failure (say
- * a window closed meanwhile), so a failed call is retried one rename at a time, failures ignored.
- */
+/** Several renames in as few tmux calls as fit (runBatched). */
 export async function renameWindows(tmux: TmuxRun, renames: ReadonlyArray<readonly [target: string, name: string]>): Promise<void> {
-  const commands = renames.map(([target, name]) => ['rename-window', '-t', target, escapeFormat(name)]);
+  await runBatched(tmux, renames.map(([target, name]) => ['rename-window', '-t', target, escapeFormat(name)]));
+}
+
+/**
+ * Commands that each stand alone, in as few tmux calls as fit. tmux stops a sequence at its
+ * first failure (say a window closed meanwhile), so a failed call is retried one command at a
+ * time, failures ignored.
+ */
+export async function runBatched(tmux: TmuxRun, commands: ReadonlyArray<readonly string[]>): Promise<void> {
   for (let at = 0; at < commands.length;) {
     let bytes = 0;
     let end = at;

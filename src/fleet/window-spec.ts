@@ -1,0 +1,101 @@
+// What a task window carries about its task (`@fleetcom-spec`), so that a supervisor can adopt
+// it even when state.json is lost or damaged: the command, cwd, harness and ids. Pure.
+//
+// The value is base64url of JSON: no `#` for tmux to expand, no separator, newline or `;` that
+// could shift a field of a query, whatever the command or name holds. Read back it is
+// untrusted like any tmux value: schema-checked, and a value that does not decode is no record.
+import { z } from 'zod';
+import type { TaskRecord } from './task.js';
+
+export const SPEC_OPTION = '@fleetcom-spec';
+/** Every character an encoded spec can hold (base64url). */
+export const SPEC_CHARS = /^[A-Za-z0-9_-]+$/;
+const SPEC_VERSION = 1;
+/** Held conversation ids kept on the window: the newest few are all a resume ever needs. */
+const HELD_KEPT = 8;
+
+const nullableString = z.string().nullable();
+const specSchema = z.object({
+  v: z.literal(SPEC_VERSION),
+  id: z.number().int().positive(),
+  command: z.string(),
+  cwd: z.string(),
+  name: nullableString,
+  group: nullableString,
+  tagged: z.boolean(),
+  harness: z.enum(['claude', 'codex', 'grok']).nullable(),
+  pinnedId: nullableString,
+  targetId: nullableString,
+  captureFile: nullableString,
+  home: nullableString,
+  spawnedAt: z.number(),
+  exitHint: nullableString,
+  everHeld: z.array(z.string()),
+});
+
+export type WindowSpecRecord = z.infer<typeof specSchema>;
+
+type SpecFields = Pick<TaskRecord, 'id' | 'cwd' | 'name' | 'group' | 'tagged' | 'harness' | 'pinnedId' | 'targetId' | 'captureFile' | 'home' | 'spawnedAt' | 'exitHint' | 'everHeld'> & {
+  command: string;
+};
+
+export function encodeSpec(task: SpecFields): string {
+  const { id, command, cwd, name, group, tagged, harness, pinnedId, targetId, captureFile, home, spawnedAt, exitHint } = task;
+  const spec: WindowSpecRecord = {
+    v: SPEC_VERSION, id, command, cwd, name, group, tagged, harness, pinnedId, targetId, captureFile, home, spawnedAt, exitHint,
+    everHeld: task.everHeld.slice(-HELD_KEPT),
+  };
+  return Buffer.from(JSON.stringify(spec), 'utf8').toString('base64url');
+}
+
+/** The record a window carries for task `id`, or null (absent, malformed, or another task's). */
+export function decodeSpec(value: string | null | undefined, id: number): WindowSpecRecord | null {
+  if (!value || !SPEC_CHARS.test(value)) return null;
+  let json: unknown;
+  try {
+    json = JSON.parse(Buffer.from(value, 'base64url').toString('utf8'));
+  } catch {
+    return null;
+  }
+  const parsed = specSchema.safeParse(json);
+  return parsed.success && parsed.data.id === id ? parsed.data : null;
+}
+
+/** A spec up to this size rides along in the tmux call that makes the window; a bigger one follows in its own call. */
+const INLINE_MAX = 2_048;
+
+type SpecTask = Omit<SpecFields, 'command'> & { command: string | null; windowId: string };
+
+/**
+ * The spec last put on each task's window, so a fleet change sets only the specs that changed
+ * (a tmux call per window per change would cost more than the change).
+ */
+export class WindowSpecs {
+  private readonly given = new Map<number, string>();
+
+  /** The spec for a window being made, when small enough to go in the same tmux call (then recorded as given). */
+  inline(task: SpecTask): string | null {
+    if (task.command === null) return null;
+    const spec = encodeSpec({ ...task, command: task.command });
+    if (spec.length > INLINE_MAX) return null;
+    this.given.set(task.id, spec);
+    return spec;
+  }
+
+  /** `[windowId, option, spec]` for each task with a window whose spec changed (now recorded as given). */
+  changes(tasks: Iterable<SpecTask>): Array<[string, string, string]> {
+    const out: Array<[string, string, string]> = [];
+    for (const task of tasks) {
+      if (task.command === null || task.windowId === '') continue;
+      const spec = encodeSpec({ ...task, command: task.command });
+      if (this.given.get(task.id) === spec) continue;
+      this.given.set(task.id, spec);
+      out.push([task.windowId, SPEC_OPTION, spec]);
+    }
+    return out;
+  }
+
+  forget(taskId: number): void {
+    this.given.delete(taskId);
+  }
+}
