@@ -4,26 +4,11 @@
 import { readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cliPath } from '../helpers/cli.js';
-import { startFleet, type Fleet } from '../helpers/fleet.js';
+import { startFleet } from '../helpers/fleet.js';
+import { killSupervisor, upAgain } from '../helpers/supervisor.js';
 import { typeLine, waitForText } from '../helpers/pane.js';
-import { useSandbox, type Sandbox } from '../helpers/sandbox.js';
-import { waitFor } from '../helpers/wait-for.js';
+import { useSandbox } from '../helpers/sandbox.js';
 import { talk } from '../sessions/kit.js';
-
-async function killSupervisor(sb: Sandbox, fleet: Fleet): Promise<void> {
-  process.kill(Number((await sb.tmux('display-message', '-p', '-t', fleet.supervisorPane, '#{pane_pid}')).trim()), 'SIGKILL');
-  await waitFor(async () => (await fleet.cli('ls')).exitCode === 3, { what: 'the fleet to be gone' });
-}
-
-/** A new supervisor in the fleet's tmux session; returns its pane once it answers. */
-async function upAgain(sb: Sandbox, fleet: Fleet): Promise<string> {
-  const pane = (await sb.tmux('new-window', '-d', '-P', '-F', '#{pane_id}', '-t', `${fleet.session}:`, '--',
-    process.execPath, cliPath, 'up', '--headless')).trim();
-  await sb.tmux('set-option', '-w', '-t', pane, 'remain-on-exit', 'on');
-  await waitFor(async () => (await fleet.cli('ls', '--json')).exitCode === 0, { what: 'the new supervisor' });
-  return pane;
-}
 
 describe('adoption without state.json', () => {
   it.each([

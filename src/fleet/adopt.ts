@@ -27,18 +27,26 @@ export function adoptTasks(
     const id = Number(pane.task);
     if (!Number.isSafeInteger(id) || id <= 0 || tasks.some((t) => t.id === id)) continue;
     const record = records.get(id);
-    const run = Number(pane.run ?? 0);
+    const parsedRun = Number(pane.run ?? record?.run ?? 0);
+    const run = Number.isSafeInteger(parsedRun) && parsedRun >= 0 ? parsedRun : 0;
     const common = { windowId: pane.windowId, paneId: pane.paneId, env: input.env, captured: null };
-    if (record) {
-      tasks.push({ ...record, ...common, lastOutputAt: Math.max(record.spawnedAt, pane.activity) });
+    // A record of an earlier run: the supervisor died during a rerun, after tmux had the new one.
+    const current = record && record.run === run ? record : null;
+    if (current) {
+      tasks.push({ ...current, ...common, lastOutputAt: Math.max(current.spawnedAt, pane.activity) });
       continue;
     }
     const spec = decodeSpec(input.specs.get(pane.windowId), id);
-    const fresh = { exitStatus: null, killed: false, endedAt: null, ...common };
+    const fresh = { run, exitStatus: null, exitHint: null, killed: false, endedAt: null, ...common };
     if (spec) {
       const { v: _version, ...fields } = spec;
-      warnings.push(`state.json has no record of task ${id}: adopted it from its window ${pane.windowId}`);
-      tasks.push({ ...fields, run: Number.isSafeInteger(run) && run >= 0 ? run : 0, lastOutputAt: Math.max(spec.spawnedAt, pane.activity), ...fresh });
+      warnings.push(`state.json has no record of task ${id} run ${run}: adopted it from its window ${pane.windowId}`);
+      tasks.push({ ...fields, lastOutputAt: Math.max(spec.spawnedAt, pane.activity), ...fresh, exitHint: spec.exitHint });
+      continue;
+    }
+    if (record) {
+      warnings.push(`state.json knows task ${id} at run ${record.run} but its window runs ${run}: adopted with the record's command`);
+      tasks.push({ ...record, lastOutputAt: Math.max(record.spawnedAt, pane.activity), ...fresh });
       continue;
     }
     warnings.push(
@@ -46,8 +54,8 @@ export function adoptTasks(
         `adopted as an unknown task (never rerun or saved; fleetcom rm ${id} forgets it)`,
     );
     tasks.push({
-      id, run: 0, cwd: input.cwd, command: null, name: pane.windowName || `task ${id}`, group: null, tagged: false, harness: null,
-      pinnedId: null, targetId: null, captureFile: null, home: null, spawnedAt: input.now, exitHint: null, everHeld: [],
+      id, cwd: input.cwd, command: null, name: pane.windowName || `task ${id}`, group: null, tagged: false, harness: null,
+      pinnedId: null, targetId: null, captureFile: null, home: null, spawnedAt: input.now, everHeld: [],
       lastOutputAt: input.now, ...fresh,
     });
   }

@@ -20,7 +20,7 @@ import { stopProcessGroups } from './stop.js';
 import { observeParkedJobs, parkedRerunCommand } from './parked-jobs.js';
 import { PROC_ROOT } from '../ownership/index.js';
 import { WindowNames } from './window-names.js';
-import { WindowSpecs } from './window-spec.js';
+import { SPEC_OPTION, WindowSpecs } from './window-spec.js';
 
 export interface SupervisorDeps {
   tmux: FleetTmux;
@@ -307,7 +307,10 @@ export class Supervisor {
       if (made === undefined || made instanceof Error) throw made ?? new FleetError('tmux made no window');
       Object.assign(task, { windowId: made.windowId, paneId: made.paneId });
     } else {
-      await this.deps.tmux.setWindowOption(task.windowId, '@fleetcom-run', String(run));
+      // The window says which run and command it holds before the new run starts, so a
+      // supervisor dying in between leaves an adopter the truth.
+      const spec = this.specs.inline({ ...task, ...next });
+      await this.deps.tmux.setWindowOptions([[task.windowId, '@fleetcom-run', String(run)], ...(spec ? [[task.windowId, SPEC_OPTION, spec] as [string, string, string]] : [])]);
       await this.deps.tmux.respawnPane(task.paneId, { cwd: task.cwd, env: launch.windowEnv, argv: launch.argv, path: launch.path });
     }
     Object.assign(task, next);
