@@ -8,6 +8,7 @@ import { execa } from 'execa';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { cliPath, runCli } from '../helpers/cli.js';
 import { startFleet, type Fleet } from '../helpers/fleet.js';
+import { seededRandom } from '../helpers/hostile-text.js';
 import { mountNamespace } from '../helpers/mount-ns.js';
 import { typeLine, waitForText } from '../helpers/pane.js';
 import { useSandbox, type Sandbox } from '../helpers/sandbox.js';
@@ -16,18 +17,6 @@ import { waitFor } from '../helpers/wait-for.js';
 import { recoveryDir, sessionsDir } from '../sessions/kit.js';
 
 const LONG = 300_000;
-
-/** mulberry32: the same seed gives the same kill moments on every run. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** The task ids the fleet's windows carry (any session of the server), by window. */
 async function taskWindows(sb: Sandbox): Promise<number[]> {
@@ -86,7 +75,7 @@ describe('fault matrix', () => {
     const exited = await fleet.waitTask(task.id, (t) => t.state === 'exited', 'grok exited');
     const pid = await supervisorPid(sb, fleet.supervisorPane);
     const rerun = fleet.cli('rerun', String(task.id));
-    await new Promise((resolve) => setTimeout(resolve, Math.floor(seeded(7)() * 400)));
+    await new Promise((resolve) => setTimeout(resolve, Math.floor(seededRandom(7)() * 400)));
     process.kill(pid, 'SIGKILL');
     await rerun;
     await upAgain(sb, fleet);
@@ -104,7 +93,7 @@ describe('fault matrix', () => {
     await waitFor(async () => (await readdir(recoveryDir(sb)).catch(() => [])).length > 0, { what: 'a recovery snapshot' });
     const pid = await supervisorPid(sb, fleet.supervisorPane);
     const down = fleet.cli('down');
-    await new Promise((resolve) => setTimeout(resolve, Math.floor(seeded(seed)() * 3000)));
+    await new Promise((resolve) => setTimeout(resolve, Math.floor(seededRandom(seed)() * 3000)));
     try {
       process.kill(pid, 'SIGKILL');
     } catch {
@@ -134,7 +123,7 @@ describe('fault matrix', () => {
     const file = join(sessionsDir(sb), 'work.json');
     const saved = await readFile(file, 'utf8');
     await fleet.run('grok');
-    const random = seeded(42);
+    const random = seededRandom(42);
     for (let round = 0; round < 6; round++) {
       const save = execa(process.execPath, [cliPath, 'save', 'work'], { env: sb.env, extendEnv: false, cwd: sb.dir, reject: false });
       await new Promise((resolve) => setTimeout(resolve, Math.floor(random() * 1500)));

@@ -9,7 +9,8 @@ import type { TaskRecord } from './task.js';
 export const STATE_VERSION = 1;
 
 const nullableString = z.string().nullable();
-const taskSchema = z.object({
+/** A task's record; the record a task window carries (window-spec.ts) is a part of it. */
+export const taskSchema = z.object({
   id: z.number().int().positive(),
   run: z.number().int().nonnegative(),
   cwd: z.string(),

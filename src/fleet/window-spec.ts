@@ -5,6 +5,7 @@
 // could shift a field of a query, whatever the command or name holds. Read back it is
 // untrusted like any tmux value: schema-checked, and a value that does not decode is no record.
 import { z } from 'zod';
+import { taskSchema } from './state-file.js';
 import type { TaskRecord } from './task.js';
 
 export const SPEC_OPTION = '@fleetcom-spec';
@@ -14,24 +15,12 @@ const SPEC_VERSION = 1;
 /** Held conversation ids kept on the window: the newest few are all a resume ever needs. */
 const HELD_KEPT = 8;
 
-const nullableString = z.string().nullable();
-const specSchema = z.object({
-  v: z.literal(SPEC_VERSION),
-  id: z.number().int().positive(),
-  command: z.string(),
-  cwd: z.string(),
-  name: nullableString,
-  group: nullableString,
-  tagged: z.boolean(),
-  harness: z.enum(['claude', 'codex', 'grok']).nullable(),
-  pinnedId: nullableString,
-  targetId: nullableString,
-  captureFile: nullableString,
-  home: nullableString,
-  spawnedAt: z.number(),
-  exitHint: nullableString,
-  everHeld: z.array(z.string()),
-});
+const specSchema = taskSchema
+  .pick({
+    id: true, cwd: true, name: true, group: true, tagged: true, harness: true, pinnedId: true, targetId: true,
+    captureFile: true, home: true, spawnedAt: true, exitHint: true, everHeld: true,
+  })
+  .extend({ v: z.literal(SPEC_VERSION), command: z.string() });
 
 export type WindowSpecRecord = z.infer<typeof specSchema>;
 
