@@ -25,6 +25,7 @@ async function supervisorWith(p: PaneInfo): Promise<{ s: Supervisor; task: Task;
     listPanes: async () => [p],
     retainedText: async () => HINT,
     renameWindow: async () => undefined,
+    setWindowOptions: async () => undefined,
     renameWindows: async () => undefined,
   };
   const deps = { tmux, statePath: join(tempDir(), 'state.json'), tmuxSession: { id: '$0', name: 'fleet' }, now: () => NOW, log: (line: string) => logs.push(line), onChange: () => undefined } as unknown as SupervisorDeps;
