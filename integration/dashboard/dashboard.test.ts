@@ -36,12 +36,14 @@ describe('the dashboard in a real tmux pane', () => {
     await sb.tmux('resize-window', '-t', dashWindow, '-x', '100', '-y', '30');
     await waitForScreen(sb, dash, /^fleetcom {3}0 running · 0 idle · 0 done {45}by state · \? help$/m, 'the header 100 columns wide');
 
-    // Rows: one task that waits for a line, one that finishes at once.
+    // Rows: one task that waits for a line, one that finishes soon. Its pause lets tmux read the
+    // line before the exit (tmux drops output it had not read when the process ends).
     const waiter = await fleet.run('echo alpha-line; read answer; exit 3');
-    const quick = await fleet.run('echo beta-done');
-    await waitForScreen(sb, dash, /^› ✻ {2}echo alpha-line; read.*alpha-line +\d+s$/m, 'the running task with its output');
-    await waitForScreen(sb, dash, /^ {2}✓ {2}echo beta-done +beta-done +\d+s$/m, 'the finished task with its last line');
-    await waitForScreen(sb, dash, /^fleetcom {3}1 running · 0 idle · 1 done/m, 'the counts');
+    const quick = await fleet.run('echo beta-done; sleep 1');
+    await waitForScreen(sb, dash, /^› [✻∙] {2}echo alpha-line; read.*alpha-line +\d+s$/m, 'the running task with its output');
+    await waitForScreen(sb, dash, /^ {2}✓ {2}echo beta-done; sleep 1 +beta-done +\d+s$/m, 'the finished task with its last line');
+    // A loaded machine may take the 10 s that make the waiting task idle.
+    await waitForScreen(sb, dash, /^fleetcom {3}(1 running · 0 idle|0 running · 1 idle) · 1 done/m, 'the counts');
 
     // The glyph changes when the task exits non-zero.
     const waiterTask = await fleet.task(waiter);
@@ -51,7 +53,7 @@ describe('the dashboard in a real tmux pane', () => {
 
     // Enter switches tmux to the selected task's window; q goes back.
     await pressKeys(sb, dash, 'Down');
-    await waitForScreen(sb, dash, /^› ✓ {2}echo beta-done/m, 'the selection on the second row');
+    await waitForScreen(sb, dash, /^› ✓ {2}echo beta-done; sleep 1/m, 'the selection on the second row');
     const quickTask = await fleet.task(quick);
     await pressKeys(sb, dash, 'Enter');
     await waitFor(async () => (await activeWindow(sb, fleet.session)) === quickTask.windowId, { what: "the task's window to be active" });
@@ -78,7 +80,7 @@ describe('the dashboard in a real tmux pane', () => {
     await waitFor(() => existsSync(file), { what: `${file} to be written` });
     const saved = JSON.parse(readFileSync(file, 'utf8')) as { name: string; dirs: Record<string, unknown[]> };
     expect(saved.name).toBe('dash-save');
-    expect(Object.values(saved.dirs).flat()).toEqual(['echo alpha-line; read answer; exit 3', 'echo beta-done', 'echo gamma-from-n']);
+    expect(Object.values(saved.dirs).flat()).toEqual(['echo alpha-line; read answer; exit 3', 'echo beta-done; sleep 1', 'echo gamma-from-n']);
     await waitForScreen(sb, dash, /saved 'dash-save': 3 command\(s\)/, 'the save in the status line');
 
     // o lists saved sessions (then recovery snapshots); Enter loads the chosen one.

@@ -31,6 +31,7 @@ async function fleet(panes: { current: PaneInfo[] }) {
     retainedText: async () => '',
     renameWindow: async () => undefined,
     renameWindows: async () => undefined,
+    setWindowOptions: async () => undefined,
   } as unknown as FleetTmux;
   const deps = {
     tmux, statePath: path.join(tempDir(), 'state.json'), controlSocket: '/nonexistent/sock', paneDiedHook: '',
@@ -59,6 +60,7 @@ describe('the pids the supervisor watches', () => {
     panes.current = [pane(1, { dead: true, deadStatus: 3 }), pane(3, { pid: 2003 })];
     await supervisor.tick();
     expect(watched()).toEqual({ 3: 2003 });
-    expect(supervisor.taskList().map((t) => t.id)).toEqual([1, 3]);
+    // A closed window's task stays listed, exited, until rm (its conversation is kept).
+    expect(supervisor.taskList().map((t) => [t.id, t.endedAt !== null])).toEqual([[1, true], [2, true], [3, false]]);
   });
 });
