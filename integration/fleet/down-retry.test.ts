@@ -29,7 +29,7 @@ describe('down', () => {
     await ns.remount(runtime, 'ro');
     const failed = await fleet.cli('down');
     expect(failed.exitCode).toBe(1);
-    expect(failed.stderr).toMatch(/state\.json.*read-only file system/);
+    expect(failed.stderr).toMatch(/state\.json.*read-only file system/i);
     // The supervisor still answers; the task has stopped; the fleet still lists it.
     const after = await fleet.ls();
     expect(after.map((t) => t.id)).toEqual([Number(id)]);

@@ -59,8 +59,10 @@ const FS_PROBLEMS: Record<string, string> = {
 /** A short human reason for a failed fs call, without the temp paths Node puts in messages. */
 export function describeFsError(error: unknown): string {
   const code = (error as NodeJS.ErrnoException | null)?.code;
-  if (typeof code === 'string') return `${FS_PROBLEMS[code] ?? 'failed'} (${code})`;
-  return error instanceof Error ? error.message : String(error);
+  if (typeof code === 'string' && code !== '') return `${FS_PROBLEMS[code] ?? 'failed'} (${code})`;
+  // Node 24's rmSync throws some errors with an empty code and a message like
+  // ", Unknown error: Read-only file system '<path>'": the message is all there is to say.
+  return error instanceof Error ? error.message.replace(/^[,\s]+/, '') : String(error);
 }
 
 export function isNotFound(error: unknown): boolean {
