@@ -118,7 +118,8 @@ export async function createWorld() {
     },
     /** `fleetcom down` and wait until the supervisor's pane is dead. */
     async stopFleet(fleet) {
-      await world.cli(['down']);
+      const down = await world.cli(['down']);
+      if (down.code !== 0) throw new Error(`bench: fleetcom down failed (${down.code}): ${down.stderr.slice(0, 500)}`);
       await waitFor(() => tmux('list-panes', '-t', `${fleet.name}:0`, '-F', '#{pane_dead}').trim() === '1', 'the supervisor to exit');
       tmux('kill-session', '-t', fleet.name);
     },

@@ -9,7 +9,9 @@
 //   runSequence([[…], […]], {path}) → one invocation, every argument literal; interactive(args)
 //   → exit status with the caller's terminal (attach-session). Every call passes `-u` so
 //   tmux prints non-ASCII and control characters as they are. `path` sets PATH of that tmux
-//   process, which tmux 3.3a gives to a new window/pane (`-e PATH=` is ignored).
+//   process, which tmux 3.3a gives to a new window/pane (`-e PATH=` is ignored). One
+//   invocation carries at most 16 KiB of commands (tmux refuses more and runs none): queries
+//   per pane go through batch.ts, which cuts them into invocations that fit.
 // Errors (all `exitCode = 1`): TmuxError {subcommand, stderr, tmuxExitCode, noServer},
 //   TmuxMissingError, TmuxTooOldError.
 // Operations (TmuxOps; free functions of the same names take the runner first):

@@ -1,4 +1,5 @@
 // Reading panes: the one list-panes query fleetcom's reconciliation uses, and retained text.
+import { batches, commandBytes } from './batch.js';
 import { TmuxError } from './errors.js';
 import { formatQuery, parseFlag, parseIntOrNull } from './format.js';
 import type { TmuxRun } from './runner.js';
@@ -87,29 +88,32 @@ const LIVE_FIELDS = ['pane_id', 'pane_pid', 'pane_dead'] as const;
 /**
  * The pid of each of these panes that is alive right now, each read by its own pane id
  * (`display-message -p -t %N`), so a signal goes to exactly the process tmux runs in that pane.
- * A pane that is gone or dead is left out. One tmux call for all; tmux stops a sequence at a
- * pane it cannot find, so the rest are asked again after it.
+ * A pane that is gone or dead is left out. As few tmux calls as fit (batch.ts); tmux stops a
+ * sequence at a pane it cannot find, so the rest are asked again after it.
  */
 export async function livePanePids(tmux: TmuxRun, paneIds: readonly string[]): Promise<Map<string, number>> {
   const query = formatQuery(LIVE_FIELDS);
   const pids = new Map<string, number>();
-  let rest = [...paneIds];
-  while (rest.length > 0) {
-    let out: string;
-    let stopped = false;
-    try {
-      out = await tmux.runSequence(rest.map((id) => ['display-message', '-p', '-t', id, query.format]));
-    } catch (error) {
-      if (!(error instanceof TmuxError)) throw error;
-      out = error.stdout;
-      stopped = true;
+  const ask = (id: string) => ['display-message', '-p', '-t', id, query.format];
+  for (const batch of batches(paneIds, (id) => commandBytes([ask(id)]))) {
+    let rest = batch;
+    while (rest.length > 0) {
+      let out: string;
+      let stopped = false;
+      try {
+        out = await tmux.runSequence(rest.map(ask));
+      } catch (error) {
+        if (!(error instanceof TmuxError)) throw error;
+        out = error.stdout;
+        stopped = true;
+      }
+      const records = query.parse(out);
+      records.forEach((r, i) => {
+        const pid = parseIntOrNull(r.pane_pid);
+        if (r.pane_id === rest[i] && !parseFlag(r.pane_dead) && pid !== null && pid > 1) pids.set(r.pane_id, pid);
+      });
+      rest = stopped ? rest.slice(records.length + 1) : [];
     }
-    const records = query.parse(out);
-    records.forEach((r, i) => {
-      const pid = parseIntOrNull(r.pane_pid);
-      if (r.pane_id === rest[i] && !parseFlag(r.pane_dead) && pid !== null && pid > 1) pids.set(r.pane_id, pid);
-    });
-    rest = stopped ? rest.slice(records.length + 1) : [];
   }
   return pids;
 }

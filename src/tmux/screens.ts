@@ -1,4 +1,5 @@
 // What the dashboard asks of tmux: many panes' screens in one call, a popup, window switching.
+import { batches, commandBytes } from './batch.js';
 import { TmuxError } from './errors.js';
 import { tidyCapture } from './panes.js';
 import type { TmuxRun } from './runner.js';
@@ -8,26 +9,28 @@ const SEPARATOR = '\u241e fleetcom capture separator \u241e';
 
 /**
  * The visible screens of several panes, each with the last `history` lines above it (a pane
- * made smaller pushes its top lines there), in ONE tmux invocation, so a refresh costs one
- * process however many rows are shown. A pane that is gone makes tmux stop the sequence: then
- * each pane is captured alone and a missing one maps to null.
+ * made smaller pushes its top lines there), in as few tmux invocations as fit (batch.ts), so a
+ * refresh costs one process for the rows a screen shows. A pane that is gone makes tmux stop
+ * the sequence: then that batch's panes are captured alone and a missing one maps to null.
  */
 export async function capturePanes(tmux: TmuxRun, paneIds: readonly string[], history = 0): Promise<Map<string, string | null>> {
   const screens = new Map<string, string | null>();
-  if (paneIds.length === 0) return screens;
   const capture = (id: string) => ['capture-pane', '-p', '-J', ...(history > 0 ? ['-S', String(-history)] : []), '-t', id];
-  const commands = paneIds.flatMap((id, i) => [...(i > 0 ? [['display-message', '-p', SEPARATOR]] : []), capture(id)]);
-  try {
-    const parts = (await tmux.runSequence(commands)).split(`\n${SEPARATOR}\n`);
-    if (parts.length === paneIds.length) {
-      paneIds.forEach((id, i) => screens.set(id, tidyCapture(parts[i] ?? '')));
-      return screens;
+  const separate = ['display-message', '-p', SEPARATOR];
+  for (const batch of batches(paneIds, (id) => commandBytes([separate, capture(id)]))) {
+    const commands = batch.flatMap((id, i) => [...(i > 0 ? [separate] : []), capture(id)]);
+    try {
+      const parts = (await tmux.runSequence(commands)).split(`\n${SEPARATOR}\n`);
+      if (parts.length === batch.length) {
+        batch.forEach((id, i) => screens.set(id, tidyCapture(parts[i] ?? '')));
+        continue;
+      }
+    } catch (e) {
+      if (!(e instanceof TmuxError)) throw e;
     }
-  } catch (e) {
-    if (!(e instanceof TmuxError)) throw e;
-  }
-  for (const id of paneIds) {
-    screens.set(id, await tmux.runSequence([capture(id)]).then(tidyCapture, () => null));
+    for (const id of batch) {
+      screens.set(id, await tmux.runSequence([capture(id)]).then(tidyCapture, () => null));
+    }
   }
   return screens;
 }

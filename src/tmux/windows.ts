@@ -1,6 +1,7 @@
 // Creating, respawning and addressing task windows.
 import { TmuxError } from './errors.js';
 import { escapeFormat, formatQuery, parseIntOrNull, type FormatQuery } from './format.js';
+import { BATCH_BYTES, batches, commandBytes } from './batch.js';
 import type { TmuxRun } from './runner.js';
 
 export interface SpawnSpec {
@@ -104,13 +105,6 @@ export async function newWindows(tmux: TmuxRun, specs: readonly NewWindowSpec[])
   return results;
 }
 
-/** Argument bytes of one invocation's sequences: below tmux's 16 KiB with room for framing. */
-export const BATCH_BYTES = 12_288;
-
-function commandBytes(commands: readonly (readonly string[])[]): number {
-  return commands.reduce((sum, cmd) => sum + cmd.reduce((n, word) => n + Buffer.byteLength(word) + 1, 2), 0);
-}
-
 function newWindowCommands(spec: NewWindowSpec, query: FormatQuery<typeof NEW_FIELDS>): string[][] {
   const target = `${spec.session}:{end}`;
   const create = [
@@ -170,17 +164,12 @@ export async function renameWindows(tmux: TmuxRun, renames: ReadonlyArray<readon
  * time, failures ignored.
  */
 export async function runBatched(tmux: TmuxRun, commands: ReadonlyArray<readonly string[]>): Promise<void> {
-  for (let at = 0; at < commands.length;) {
-    let bytes = 0;
-    let end = at;
-    while (end < commands.length && (end === at || bytes + commandBytes([commands[end]!]) <= BATCH_BYTES)) bytes += commandBytes([commands[end++]!]);
-    const chunk = commands.slice(at, end);
+  for (const chunk of batches(commands, (cmd) => commandBytes([cmd]))) {
     try {
       await tmux.runSequence(chunk);
     } catch (error) {
       if (!(error instanceof TmuxError)) throw error;
       for (const cmd of chunk) await tmux.runSequence([cmd]).catch(() => undefined);
     }
-    at = end;
   }
 }
