@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { joinCommandWords } from '../command-words.js';
+import { joinCommandWords } from './command-words.js';
 import type { Deps } from '../deps.js';
 import { PROVEN_CLIENTS, PROVEN_ON } from '../harness/proven-clients.js';
 import { UsageError } from '../errors.js';

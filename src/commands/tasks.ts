@@ -1,6 +1,6 @@
 // The small task commands: each sends one request and prints its result.
 import { resolve } from 'node:path';
-import { joinCommandWords } from '../command-words.js';
+import { joinCommandWords } from './command-words.js';
 import type { Deps } from '../deps.js';
 import { UsageError } from '../errors.js';
 import type { LsRecord } from '../fleet/task.js';

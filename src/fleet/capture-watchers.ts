@@ -18,7 +18,7 @@ export class CaptureWatchers {
 
   /** Starts a watcher for every namespace that has none yet; resolves once each has scanned. */
   async follow(): Promise<void> {
-    for (const dir of this.supervisor.namespaces()) {
+    for (const dir of this.supervisor.captureNamespaces()) {
       if (this.watchers.has(dir) || !existsSync(dir)) continue;
       this.watchers.set(dir, watchCaptures({
         dir,

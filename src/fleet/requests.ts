@@ -1,10 +1,28 @@
 // Control requests → supervisor operations. Only the mapping lives here: what each op does is
 // the Supervisor's, and the queue that runs requests one at a time is too.
-import type { Request } from '../control/protocol.js';
+import type { RecipeTask, Request } from '../control/protocol.js';
 import { FleetError } from '../errors.js';
-import type { Supervisor } from './supervisor.js';
+import type { Spec } from './spawn-plan.js';
+import type { LsRecord, Task } from './task.js';
 
-export async function dispatch(supervisor: Supervisor, request: Request): Promise<unknown> {
+/** The operations a request maps to (the Supervisor's). */
+export interface RequestTarget {
+  status(): unknown;
+  spawn(spec: Spec): Promise<Task>;
+  reconcile(): Promise<void>;
+  list(): LsRecord[];
+  find(ref: string): Task;
+  rerun(task: Task): Promise<Task>;
+  kill(task: Task): Promise<void>;
+  remove(task: Task): Promise<void>;
+  update(task: Task, fields: Partial<Pick<Task, 'name' | 'group' | 'tagged'>>): LsRecord;
+  paneDied(paneId: string): Promise<void>;
+  next(from: string | null, client: string | null): Promise<{ id: number } | null>;
+  recipe(): RecipeTask[];
+  load(entries: RecipeTask[], env: Record<string, string>): Promise<unknown>;
+}
+
+export async function dispatch(supervisor: RequestTarget, request: Request): Promise<unknown> {
   switch (request.op) {
     case 'status':
       return supervisor.status();

@@ -256,7 +256,7 @@ async function tearDown(tmux: TmuxRun, files: RuntimeFiles, root: string, superv
   for (const key of keys) {
     if (key !== 'none') await restoreKey(tmux, key).catch((e: Error) => log(`could not restore the ${key} key: ${e.message}`));
   }
-  for (const dir of supervisor.namespaces()) removeNamespace(dir, root);
+  for (const dir of supervisor.captureNamespaces()) removeNamespace(dir, root);
   try {
     rmSync(files.state, { force: true });
   } catch (error) {

@@ -1,24 +1,24 @@
 // The supervisor's task table and every operation on it. tmux owns the tasks' terminals;
 // this class only decides, asks tmux through FleetTmux, and persists what it learned.
-import { deleteCaptureFile } from '../capture/namespace.js';
-import { FleetError } from '../errors.js';
-import {
-  detect, nextNeedingYou, resolveId, rewriteCommand, scrapeExit, type AttentionState, type Resolved, type RunEvidence,
-} from '../harness/index.js';
-import { AttentionBoard, type AttentionChange } from './attention.js';
-import { currentIds, recipeOf } from './resolution.js';
 import type { RecipeTask, Request } from '../control/protocol.js';
-import { planLaunch, type Launch, type LaunchInputs } from './launch.js';
-import { fleetHolders, holderOf, holdingText, unheldSpecs } from './ownership-guard.js';
-import { lsRecord } from './views.js';
-import { recordOf, writeState, type PersistedState } from './state-file.js';
-import { dispatch } from './requests.js';
-import { evidenceOf, type LsRecord, type Task, type TaskRecord } from './task.js';
-import { isOver, type FleetTmux, type PaneInfo, type WindowSpec } from './tmux-port.js';
-import { taskWindow } from './task-window.js';
-import { stopProcessGroups } from './stop.js';
-import { observeParkedJobs, parkedRerunCommand } from './parked-jobs.js';
+import { FleetError } from '../errors.js';
+import { nextNeedingYou, scrapeExit, type AttentionState, type Resolved, type RunEvidence } from '../harness/index.js';
 import { PROC_ROOT } from '../ownership/index.js';
+import { AttentionBoard, type AttentionChange } from './attention.js';
+import { CaptureNamespaces } from './capture-namespaces.js';
+import { planLaunch, type Launch, type LaunchInputs } from './launch.js';
+import { fleetHolders, unheldSpecs } from './ownership-guard.js';
+import { observeParkedJobs } from './parked-jobs.js';
+import { dispatch } from './requests.js';
+import { planRerun, rerunFields } from './rerun-plan.js';
+import { currentIds, recipeOf } from './resolution.js';
+import { planSpawns, type Spec } from './spawn-plan.js';
+import { recordOf, writeState, type PersistedState } from './state-file.js';
+import { stopProcessGroups } from './stop.js';
+import { taskWindow } from './task-window.js';
+import { evidenceOf, type LsRecord, type Task, type TaskRecord } from './task.js';
+import { isOver, type FleetTmux, type PaneInfo } from './tmux-port.js';
+import { lsRecord } from './views.js';
 import { WindowNames } from './window-names.js';
 import { SPEC_OPTION, WindowSpecs } from './window-spec.js';
 
@@ -47,14 +47,6 @@ export interface SupervisorDeps {
 /** The window option holding a task's attention for status-line formats; unset when it has none. */
 export const ATTENTION_OPTION = '@fleetcom-attention';
 
-export interface Spec {
-  command: string;
-  cwd: string;
-  env: Record<string, string>;
-  name: string | null;
-  group: string | null;
-}
-
 export interface Adopted {
   tasks: readonly Task[];
   nextId: number;
@@ -69,9 +61,7 @@ export interface Adopted {
 export class Supervisor {
   private readonly tasks = new Map<number, Task>();
   private nextId = 1;
-  private namespace: string | null = null;
-  /** Namespaces of dead supervisors whose adopted tasks may still write captures. */
-  private readonly adoptedNamespaces = new Set<string>();
+  private readonly namespaces: CaptureNamespaces;
   private queue: Promise<unknown> = Promise.resolve();
   private readonly names: WindowNames;
   private readonly attention: AttentionBoard;
@@ -82,6 +72,7 @@ export class Supervisor {
   constructor(private readonly deps: SupervisorDeps) {
     this.names = new WindowNames(deps.idleMs);
     this.attention = new AttentionBoard({ now: deps.now, log: deps.log });
+    this.namespaces = new CaptureNamespaces(deps.installNamespace, deps.log);
   }
 
   handle(request: Request): Promise<unknown> {
@@ -98,7 +89,7 @@ export class Supervisor {
     return this.enqueue(async () => {
       for (const task of adopted.tasks) this.tasks.set(task.id, task);
       this.nextId = Math.max(this.nextId, adopted.nextId);
-      if (adopted.namespace) this.adoptedNamespaces.add(adopted.namespace);
+      if (adopted.namespace) this.namespaces.adopt(adopted.namespace);
     });
   }
 
@@ -181,15 +172,13 @@ export class Supervisor {
   }
 
   /** This supervisor's capture namespace (once installed) and those of the supervisors it adopted from. */
-  namespaces(): string[] {
-    return [...(this.namespace ? [this.namespace] : []), ...this.adoptedNamespaces];
+  captureNamespaces(): string[] {
+    return this.namespaces.all();
   }
 
   /** Adopted namespaces no task writes into any more, forgotten here; the caller removes them. */
   releaseIdleNamespaces(): string[] {
-    const idle = [...this.adoptedNamespaces].filter((dir) => ![...this.tasks.values()].some((t) => t.captureFile?.startsWith(`${dir}/`)));
-    for (const dir of idle) this.adoptedNamespaces.delete(dir);
-    return idle;
+    return this.namespaces.releaseIdle(this.tasks.values());
   }
 
   status(): { pid: number; tmuxSessionId: string; tmuxSessionName: string; tasks: number } {
@@ -238,24 +227,9 @@ export class Supervisor {
    * One result per spec: its task, or why it was not started.
    */
   private async spawnAll(specs: readonly Spec[], inputs: LaunchInputs): Promise<Array<Task | Error>> {
-    const results: Array<Task | Error> = specs.map(() => new FleetError('not started'));
-    const planned: Array<{ index: number; draft: Task; window: WindowSpec; pinned: string | null }> = [];
     const now = this.deps.now();
-    for (const [index, spec] of specs.entries()) {
-      const id = this.nextId + planned.length;
-      try {
-        const launch = planLaunch({ id, run: 0, command: spec.command, cwd: spec.cwd, env: spec.env }, inputs);
-        const draft: Task = {
-          id, run: 0, cwd: spec.cwd, command: spec.command, name: spec.name, group: spec.group, tagged: false,
-          ...fieldsOf(launch), spawnedAt: now, windowId: '', paneId: '', exitHint: null, exitStatus: null,
-          killed: false, endedAt: null, everHeld: [], env: spec.env, lastOutputAt: now, captured: null,
-        };
-        const window = taskWindow(draft, launch, this.windowInputs(draft, now));
-        planned.push({ index, draft, window, pinned: launch.pinnedId });
-      } catch (error) {
-        results[index] = error as Error;
-      }
-    }
+    const { planned, failed } = planSpawns(specs, this.nextId, inputs, { now, window: (draft, launch) => this.windowOf(draft, launch, now) });
+    const results: Array<Task | Error> = specs.map((_, index) => failed.get(index) ?? new FleetError('not started'));
     if (planned.length === 0) return results;
     const made = await this.deps.tmux.newWindows(planned.map((p) => p.window));
     for (const [k, { index, draft, pinned }] of planned.entries()) {
@@ -277,33 +251,17 @@ export class Supervisor {
   }
 
   async rerun(task: Task): Promise<Task> {
-    if (task.command === null) {
-      throw new FleetError(`task ${task.id} was adopted without a record of its command; it cannot be rerun (fleetcom rm ${task.id} forgets it)`);
-    }
-    if (task.endedAt === null) {
-      throw new FleetError(`task ${task.id} is still running; rerun takes a finished task (stop it with: fleetcom kill ${task.id})`);
-    }
     const now = this.deps.now();
-    const evidence = evidenceOf(task);
-    const resolved = evidence ? resolveId(evidence, { now, correlate: false, heldByOthers: new Set(), everHeld: new Set() }) : null;
-    const parked = parkedRerunCommand(task);
-    const command = parked ?? (task.harness && resolved ? rewriteCommand(task.command, resolved.id) : task.command);
-    const holding = holderOf(command, task.env, fleetHolders(this.tasks.values(), this.currentIds(now)), { except: task.id });
-    const target = detect(command);
-    if (holding && target.form === 'resume') throw new FleetError(`task ${task.id} not rerun: ${holdingText(target.targetId, holding)}`);
-    const run = task.run + 1;
+    const rerun = planRerun(task, fleetHolders(this.tasks.values(), this.currentIds(now)), now);
+    const { run, command } = rerun;
     const launch = planLaunch({ id: task.id, run, command, cwd: task.cwd, env: task.env }, await this.launchInputs());
     const oldCapture = task.captureFile;
     const hadAttention = this.attention.of(task).attention !== null;
-    const held = [...task.everHeld, ...(resolved ? [resolved.id] : []), ...(task.captured ? [task.captured] : [])];
-    const next = {
-      run, command, ...fieldsOf(launch), spawnedAt: now, lastOutputAt: now, exitHint: null, exitStatus: null,
-      killed: false, endedAt: null, captured: null, everHeld: [...new Set(held)],
-    };
+    const next = rerunFields(task, rerun, launch, now);
     if (task.paneId === '') {
       // Its window was closed outside fleetcom: the task comes back in a new window.
       const draft = { ...task, ...next };
-      const [made] = await this.deps.tmux.newWindows([taskWindow(draft, launch, this.windowInputs(draft, now))]);
+      const [made] = await this.deps.tmux.newWindows([this.windowOf(draft, launch, now)]);
       if (made === undefined || made instanceof Error) throw made ?? new FleetError('tmux made no window');
       Object.assign(task, { windowId: made.windowId, paneId: made.paneId });
     } else {
@@ -315,8 +273,8 @@ export class Supervisor {
     }
     Object.assign(task, next);
     // Resuming an ended job's conversation makes it the pane's own again.
-    if (task.parkedJob && !task.parkedJob.alive && parked !== null) task.parkedJob = null;
-    if (oldCapture) this.deleteCapture(oldCapture);
+    if (task.parkedJob && !task.parkedJob.alive && rerun.parked) task.parkedJob = null;
+    this.namespaces.dropCapture(oldCapture);
     if (hadAttention) await this.deps.tmux.unsetWindowOption(task.windowId, ATTENTION_OPTION).catch(() => undefined);
     this.deps.log(`task ${task.id} rerun ${run}: ${command}`);
     await this.refreshName(task);
@@ -435,7 +393,7 @@ export class Supervisor {
     return {
       version: 1,
       tmuxSession: this.deps.tmuxSession.id,
-      namespace: this.namespace,
+      namespace: this.namespaces.current,
       nextId: this.nextId,
       tasks: [...this.tasks.values()].map((t): TaskRecord => recordOf(t)),
     };
@@ -450,18 +408,9 @@ export class Supervisor {
     this.names.forget(task.id);
     this.attention.forget(task.id);
     this.specs.forget(task.id);
-    if (task.captureFile) this.deleteCapture(task.captureFile);
+    this.namespaces.dropCapture(task.captureFile);
     this.deps.log(`task ${task.id} ${why}`);
     this.changed();
-  }
-
-  /** Only a capture file (and its events file) in one of this fleet's namespaces is deleted, whatever a record says. */
-  private deleteCapture(file: string): void {
-    try {
-      deleteCaptureFile(file, this.namespaces());
-    } catch (error) {
-      this.deps.log(`${(error as Error).message}`);
-    }
   }
 
   /** Shows a task's new attention: the window option status lines read, the glyph, then the listener. */
@@ -506,8 +455,8 @@ export class Supervisor {
     this.changed();
   }
 
-  private windowInputs(task: Task, now: number) {
-    return { socket: this.deps.controlSocket, paneDiedHook: this.deps.paneDiedHook, now, spec: this.specs.inline(task) };
+  private windowOf(task: Task, launch: Launch, now: number) {
+    return taskWindow(task, launch, { socket: this.deps.controlSocket, paneDiedHook: this.deps.paneDiedHook, now, spec: this.specs.inline(task) });
   }
 
   private async refreshName(task: Task): Promise<void> {
@@ -518,27 +467,10 @@ export class Supervisor {
 
   private async launchInputs(): Promise<LaunchInputs> {
     return {
-      namespace: () => this.ensureNamespace(),
+      namespace: () => this.namespaces.ensure(),
       capturePath: this.deps.capturePath,
       globalEnv: await this.deps.tmux.globalEnvironment(),
       newId: this.deps.newId,
     };
   }
-
-  /** Installs the namespace on first use; a failure leaves tasks uninstrumented and is retried. */
-  private ensureNamespace(): string | null {
-    if (this.namespace) return this.namespace;
-    try {
-      this.namespace = this.deps.installNamespace();
-      return this.namespace;
-    } catch (error) {
-      this.deps.log(`capture namespace not installed (${(error as Error).message}); this task runs uninstrumented`);
-      return null;
-    }
-  }
-}
-
-function fieldsOf(launch: Launch) {
-  const { harness, pinnedId, targetId, captureFile, home } = launch;
-  return { harness, pinnedId, targetId, captureFile, home };
 }

@@ -1,8 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
-import { isRunning, placeOf, startTicks } from './proc.js';
-import type { Liveness } from './liveness.js';
+import { isRunning, placeOf, startTicks, type Liveness } from './proc.js';
 
 // claude's registry of running sessions: `<home>/sessions/<pid>.json`, written at start,
 // updated on /clear (a new sessionId), deleted at exit. Measured on 2.1.197:

@@ -1,15 +1,12 @@
 import { findRollout, type HarnessName } from '../harness/index.js';
 import { claudeLiveness } from './claude-registry.js';
-import { openFiles, placeOf, PROC_ROOT, type OpenFiles, type ProcessPlace } from './proc.js';
+import { openFiles, placeOf, PROC_ROOT, type Liveness, type OpenFiles, type ProcessPlace } from './proc.js';
 
 // Is a conversation open in some process right now? Each agent leaves a different trace:
 // claude a registry record, codex an open rollout file, grok nothing. "unknown" is an
 // answer of its own: it never lets fleetcom claim a conversation is free or taken.
 
-export type Liveness =
-  | { state: 'free'; source: string }
-  | { state: 'live'; source: string; holder: ProcessPlace }
-  | { state: 'unknown'; source: string; why: string };
+export type { Liveness };
 
 export interface LivenessOptions {
   /** The proc file system (tests pass a crafted one). */

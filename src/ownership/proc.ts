@@ -16,6 +16,12 @@ export interface ProcessPlace {
   tmux: { socket: string; pane: string } | null;
 }
 
+/** Is a conversation open in some process: defined here, below both readers of liveness. */
+export type Liveness =
+  | { state: 'free'; source: string }
+  | { state: 'live'; source: string; holder: ProcessPlace }
+  | { state: 'unknown'; source: string; why: string };
+
 function readText(file: string): string | null {
   try {
     return fs.readFileSync(file, 'utf8');

@@ -1,4 +1,4 @@
-import { quoteShell } from './harness/quote.js';
+import { quoteShell } from '../harness/quote.js';
 
 // product.md §2: one word after `--` is the command string verbatim; several words are joined
 // with spaces, each quoted POSIX-style when the shell would otherwise change it, so the task

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { joinCommandWords } from '../src/command-words.js';
+import { joinCommandWords } from '../../src/commands/command-words.js';
 
 const SHELLS = ['/bin/sh', '/bin/bash', '/bin/dash', '/bin/zsh', '/bin/ksh', '/usr/bin/fish'].filter((s) => existsSync(s));
 
