@@ -13,7 +13,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['cli.ts'],
   ['commands'],
   ['dashboard'],
-  ['fleet', 'doctor'],
+  ['fleet', 'doctor', 'config', 'completion'],
   ['control', 'capture', 'sessions', 'ownership'],
   ['harness', 'tmux'],
   ['deps.ts', 'errors.ts', 'paths.ts', 'fs-safety.ts'],
