@@ -7,7 +7,6 @@ import { candidates, formatCandidates, type Candidate, type CommandShape, type O
 import { completionScript, SHELLS, type Shell } from '../completion/scripts.js';
 import type { Deps } from '../deps.js';
 import { UsageError } from '../errors.js';
-import type { LsRecord } from '../fleet/task.js';
 import { ask } from './ask.js';
 
 const FLEET_WAIT_MS = 1_000;
@@ -49,7 +48,7 @@ async function fleetTasks(deps: Deps): Promise<Candidate[]> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), FLEET_WAIT_MS)));
   try {
-    const tasks = (await Promise.race([ask(deps, { op: 'ls' }), late])) as LsRecord[] | null;
+    const tasks = await Promise.race([ask(deps, { op: 'ls' }), late]);
     return (tasks ?? []).map((t) => ({ value: String(t.id), description: `${t.name ?? t.command} (${t.state})` }));
   } catch {
     return [];

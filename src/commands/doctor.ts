@@ -3,8 +3,7 @@
 // fail. --fix starts unresumable entries fresh: it rewrites them to the bare agent command,
 // atomically, after copying the file to a backup beside it.
 import { copyFileSync, constants } from 'node:fs';
-import { z } from 'zod';
-import { recipeTaskSchema, type RecipeTask } from '../control/protocol.js';
+import type { RecipeTask } from '../control/protocol.js';
 import { callerEnv, type Deps } from '../deps.js';
 import { FleetError, NoFleetError, UsageError } from '../errors.js';
 import { checkEntry, type DoctorContext, type EntryReport, type EntryToCheck } from '../doctor/checks.js';
@@ -59,7 +58,7 @@ function holderOf(task: LsRecord): FleetHolder {
 /** The fleet's tasks; none when no fleet runs (unless --fleet asked for it). */
 async function fleetTasks(deps: Deps, required: boolean): Promise<LsRecord[]> {
   try {
-    return (await ask(deps, { op: 'ls' })) as LsRecord[];
+    return await ask(deps, { op: 'ls' });
   } catch (error) {
     if (error instanceof NoFleetError && !required) return [];
     throw error;
@@ -122,19 +121,16 @@ function stamp(ms: number): string {
   return new Date(ms).toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
 }
 
-const saveReply = z.array(recipeTaskSchema);
-
 /** Each task as a save would write it (agent homes included), checked as its own entry. */
 async function doctorFleet(tasks: LsRecord[], context: DoctorContext, deps: Deps): Promise<DoctorReport> {
-  const saved = saveReply.safeParse(await ask(deps, { op: 'save' }));
-  if (!saved.success) throw new FleetError('the supervisor sent an unreadable save reply');
-  const recipeTasks: RecipeTask[] = saved.data;
+  const recipeTasks: RecipeTask[] = await ask(deps, { op: 'save' });
   if (recipeTasks.length !== tasks.length || recipeTasks.some((t, i) => t.cwd !== tasks[i]?.cwd)) {
     throw new FleetError('the fleet changed while doctor read it; run it again');
   }
   const env = callerEnv(deps);
-  const entries = recipeTasks.map((task, i) => {
-    const record = tasks[i] as LsRecord;
+  const entries = tasks.map((record, i) => {
+    const task = recipeTasks[i];
+    if (task === undefined) throw new FleetError('the fleet changed while doctor read it; run it again');
     return checkEntry({
       dir: task.cwd, cwd: task.cwd, command: task.cmd, name: task.name,
       env: { ...env, ...(task.env ?? {}) },

@@ -2,7 +2,6 @@
 // resolves its directories (a malformed file fails here, before anything spawns); the
 // supervisor spawns the tasks with the caller's environment.
 import path from 'node:path';
-import { z } from 'zod';
 import type { Deps } from '../deps.js';
 import { FleetError } from '../errors.js';
 import { newestUnclosedSnapshot } from '../fleet/recovery-choice.js';
@@ -11,7 +10,6 @@ import { callerEnv } from '../deps.js';
 import { ask } from './ask.js';
 import { readSessionArg, sessionDirOf } from './recipe-io.js';
 
-const loadReply = z.object({ ids: z.array(z.number()), errors: z.array(z.string()), skipped: z.array(z.string()).default([]) });
 
 export async function runLoad(session: string, deps: Deps): Promise<number> {
   return loadInto(session, deps);
@@ -29,12 +27,12 @@ export function snapshotArg(arg: string, sessionDir: string): string {
 export async function runRecover(snapshot: string | undefined, deps: Deps): Promise<number> {
   const dir = sessionDirOf(deps);
   if (snapshot !== undefined) return loadInto(snapshotArg(snapshot, dir), deps);
-  const status = (await ask(deps, { op: 'status' })) as { pid?: number };
+  const status = await ask(deps, { op: 'status' });
   const { recovery } = await listSessions(dir);
   for (const entry of recovery) {
     if (entry.error !== null) deps.stderr.write(`skipping an unreadable snapshot: ${entry.error}\n`);
   }
-  const chosen = newestUnclosedSnapshot(recovery, status.pid ?? null);
+  const chosen = newestUnclosedSnapshot(recovery, status.pid);
   if (chosen === null) {
     throw new FleetError(`no unclosed recovery snapshot to load in ${recoveryDir(dir)} (other than the running fleet's own); name a closed one: fleetcom recover SNAPSHOT (see fleetcom sessions)`);
   }
@@ -44,11 +42,9 @@ export async function runRecover(snapshot: string | undefined, deps: Deps): Prom
 
 async function loadInto(arg: string, deps: Deps): Promise<number> {
   const session = await readSessionArg(arg, deps);
-  const reply = loadReply.safeParse(await ask(deps, { op: 'load', tasks: session.tasks, env: callerEnv(deps) }));
-  if (!reply.success) throw new FleetError('the supervisor sent an unreadable load reply');
-  const result = reply.data;
+  const result = await ask(deps, { op: 'load', tasks: session.tasks, env: callerEnv(deps) });
   for (const error of result.errors) deps.stderr.write(`not loaded: ${error}\n`);
-  for (const line of result.skipped) deps.stderr.write(`skipped: ${line}\n`);
+  for (const line of result.skipped ?? []) deps.stderr.write(`skipped: ${line}\n`);
   deps.stderr.write(`loaded '${session.name}': ${result.ids.length} task(s)\n`);
   return result.errors.length > 0 ? 1 : 0;
 }

@@ -1,8 +1,7 @@
 // `fleetcom save NAME` from any shell: the supervisor turns its tasks into recipe entries
 // (agents as resume commands, contract sections 6-8); this process writes the file, with paths
 // resolved against the caller's HOME and cwd (product.md §5).
-import { z } from 'zod';
-import { recipeTaskSchema, type RecipeTask } from '../control/protocol.js';
+import type { RecipeTask } from '../control/protocol.js';
 import type { Deps } from '../deps.js';
 import { FleetError, UsageError } from '../errors.js';
 import { fleetRecipe, NOTHING_TO_SAVE, savedMessage } from '../fleet/fleet-recipe.js';
@@ -53,10 +52,6 @@ export async function runSave(nameArg: string | undefined, opts: SaveOptions, de
   return 0;
 }
 
-const tasksSchema = z.array(recipeTaskSchema);
-
-async function fleetTasks(deps: Deps): Promise<RecipeTask[]> {
-  const reply = tasksSchema.safeParse(await ask(deps, { op: 'save' }));
-  if (!reply.success) throw new FleetError('the supervisor sent an unreadable save reply');
-  return reply.data;
+function fleetTasks(deps: Deps): Promise<RecipeTask[]> {
+  return ask(deps, { op: 'save' });
 }

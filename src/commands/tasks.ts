@@ -3,7 +3,6 @@ import { resolve } from 'node:path';
 import { joinCommandWords } from './command-words.js';
 import type { Deps } from '../deps.js';
 import { UsageError } from '../errors.js';
-import type { LsRecord } from '../fleet/task.js';
 import { callerEnv } from '../deps.js';
 import { ask } from './ask.js';
 import { formatTaskTable } from './ls-table.js';
@@ -11,15 +10,15 @@ import { formatTaskTable } from './ls-table.js';
 export async function runRun(words: string[], opts: { cwd?: string; name?: string; group?: string }, deps: Deps): Promise<number> {
   if (words.length === 0) throw new UsageError("run needs a command after '--'");
   const cwd = resolve(deps.cwd, opts.cwd ?? '.');
-  const result = (await ask(deps, {
+  const result = await ask(deps, {
     op: 'run', command: joinCommandWords(words), cwd, env: callerEnv(deps), name: opts.name ?? null, group: opts.group ?? null,
-  })) as { id: number };
+  });
   deps.stdout.write(`${result.id}\n`);
   return 0;
 }
 
 export async function runLs(opts: { json?: boolean }, deps: Deps): Promise<number> {
-  const tasks = (await ask(deps, { op: 'ls' })) as LsRecord[];
+  const tasks = await ask(deps, { op: 'ls' });
   deps.stdout.write(opts.json ? `${JSON.stringify(tasks, null, 2)}\n` : formatTaskTable(tasks, deps.env.HOME));
   return 0;
 }
@@ -29,7 +28,7 @@ export async function runRerun(task: string | undefined, opts: { pane?: string; 
   if (given.length > 1) throw new UsageError('rerun takes one of TASK, --pane or --window');
   const ref = given[0] ?? deps.env.TMUX_PANE;
   if (ref === undefined) throw new UsageError('rerun needs a TASK outside tmux (or --pane %N / --window @N)');
-  const result = (await ask(deps, { op: 'rerun', task: ref }, opts.socket)) as { id: number };
+  const result = await ask(deps, { op: 'rerun', task: ref }, opts.socket);
   deps.stderr.write(`task ${result.id} rerun\n`);
   return 0;
 }
@@ -53,7 +52,7 @@ export async function runDown(deps: Deps): Promise<number> {
 /** `next`: shows the next task that needs the user; from the key, silent when there is none. */
 export async function runNext(opts: { client?: string; from?: string; socket?: string; fromKey?: boolean }, deps: Deps): Promise<number> {
   const from = opts.from ?? deps.env.TMUX_PANE ?? null;
-  const result = (await ask(deps, { op: 'next', from, client: opts.client ?? null }, opts.socket)) as { id: number } | null;
+  const result = await ask(deps, { op: 'next', from, client: opts.client ?? null }, opts.socket);
   if (result === null) {
     if (!opts.fromKey) deps.stderr.write('no task needs you\n');
     return opts.fromKey ? 0 : 1;

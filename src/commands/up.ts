@@ -76,7 +76,7 @@ async function startOutside(session: string | undefined, opts: UpOptions, settin
   if (session) await readSessionArg(session, deps); // a bad recipe fails here, before tmux
   const running = await runningFleet(files);
   if (running) {
-    const status = (await callSupervisor(files.socket, { op: 'status' }).catch(() => null)) as { tmuxSessionName?: string } | null;
+    const status = await callSupervisor(files.socket, { op: 'status' }).catch(() => null);
     if (status?.tmuxSessionName !== name || !(await hasSession(tmux, name))) throw running;
     return attachOrName(tmux, name, opts, deps);
   }

@@ -3,8 +3,10 @@
 // so an old supervisor can always be stopped.
 import { z } from 'zod';
 import { PROTOCOL_VERSION, type Reply } from './reply.js';
+import type { ReplyOf } from './replies.js';
 
 export { PROTOCOL_VERSION, type Reply } from './reply.js';
+export type { LsRecord, ReplyOf } from './replies.js';
 
 const env = z.record(z.string(), z.string());
 /** A task id (`3`), a pane id (`%12`) or a window id (`@7`). */
@@ -35,6 +37,8 @@ export const requestSchema = z.discriminatedUnion('op', [
 ]);
 export type Request = z.infer<typeof requestSchema>;
 export type Op = Request['op'];
+/** What the supervisor answers a request (replies.ts); an op without a reply check fails to compile here. */
+export type ReplyTo<R extends Request> = ReplyOf<R['op']>;
 
 export const envelopeSchema = z.looseObject({ v: z.number(), op: z.string() });
 

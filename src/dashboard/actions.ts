@@ -2,7 +2,6 @@
 // Each returns the text for the status line (or the load choices for `o`).
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { RecipeTask } from '../control/protocol.js';
 import { fleetRecipe, NOTHING_TO_SAVE, savedMessage } from '../fleet/fleet-recipe.js';
 import type { FleetUiContext } from '../fleet/fleet-ui.js';
 import { labelOf, type Task } from '../fleet/task.js';
@@ -31,7 +30,7 @@ export async function perform(action: Action, deps: ActionDeps): Promise<Outcome
     case 'peek':
       return { status: task ? await peek(task, deps) : '' };
     case 'run': {
-      const { id } = (await deps.fleet.handle({ op: 'run', command: action.command, cwd: deps.cwd, env: deps.env, name: null, group: null })) as { id: number };
+      const { id } = await deps.fleet.handle({ op: 'run', command: action.command, cwd: deps.cwd, env: deps.env, name: null, group: null });
       return { status: `started task ${id}` };
     }
     case 'rerun':
@@ -69,7 +68,7 @@ export async function perform(action: Action, deps: ActionDeps): Promise<Outcome
 
 /** `fleetcom save NAME`, from inside: the same recipe and store. */
 async function save(name: string, deps: ActionDeps): Promise<string> {
-  const tasks = (await deps.fleet.handle({ op: 'save' })) as RecipeTask[];
+  const tasks = await deps.fleet.handle({ op: 'save' });
   if (tasks.length === 0) return NOTHING_TO_SAVE;
   const recipe = fleetRecipe(normalizeSessionName(name), tasks);
   const saved = await saveNamed(deps.sessionDir, name, recipe, deps.home);
@@ -89,7 +88,7 @@ async function loadChoices(deps: ActionDeps): Promise<LoadChoice[]> {
 async function load(choice: LoadChoice, deps: ActionDeps): Promise<string> {
   const session = await readSession(choice.file, { sessionDir: deps.sessionDir, home: deps.home, cwd: deps.cwd });
   const skipped = session.skipped.map(skippedMessage);
-  const result = (await deps.fleet.handle({ op: 'load', tasks: session.tasks, env: deps.env })) as { ids: number[]; errors: string[]; skipped?: string[] };
+  const result = await deps.fleet.handle({ op: 'load', tasks: session.tasks, env: deps.env });
   const held = result.skipped ?? [];
   for (const line of [...skipped, ...result.errors, ...held]) deps.log(`load: ${line}`);
   const problems = skipped.length + result.errors.length + held.length;

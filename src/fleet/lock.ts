@@ -96,9 +96,9 @@ async function claim(file: string, text: string, held: (current: string) => Prom
 async function fleetHolding(files: RuntimeFiles, text: string, waitMs: number): Promise<FleetError | null> {
   const deadline = Date.now() + waitMs;
   for (;;) {
-    const status = await callSupervisor(files.socket, { op: 'status' }).then((s) => s as { tmuxSessionName?: string }, () => null);
+    const status = await callSupervisor(files.socket, { op: 'status' }).catch(() => null);
     if (status !== null) {
-      return new FleetError(`a fleet is already running in tmux session '${status.tmuxSessionName ?? '?'}' (runtime dir ${files.dir})`);
+      return new FleetError(`a fleet is already running in tmux session '${status.tmuxSessionName}' (runtime dir ${files.dir})`);
     }
     const holder = lockHolder(parseLock(text));
     if (holder === null) return null;

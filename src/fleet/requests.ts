@@ -1,13 +1,13 @@
-// Control requests → supervisor operations. Only the mapping lives here: what each op does is
-// the Supervisor's, and the queue that runs requests one at a time is too.
-import type { RecipeTask, Request } from '../control/protocol.js';
+// Control requests → supervisor operations, each handler typed by its op's reply (replies.ts).
+// Only the mapping lives here: what each op does is the Supervisor's, and so is the queue.
+import type { RecipeTask, ReplyOf, ReplyTo, Request } from '../control/protocol.js';
 import { FleetError } from '../errors.js';
 import type { Spec } from './spawn-plan.js';
 import type { LsRecord, Task } from './task.js';
 
 /** The operations a request maps to (the Supervisor's). */
 export interface RequestTarget {
-  status(): unknown;
+  status(): ReplyOf<'status'>;
   spawn(spec: Spec): Promise<Task>;
   reconcile(): Promise<void>;
   list(): LsRecord[];
@@ -19,47 +19,54 @@ export interface RequestTarget {
   paneDied(paneId: string): Promise<void>;
   next(from: string | null, client: string | null): Promise<{ id: number } | null>;
   recipe(): RecipeTask[];
-  load(entries: RecipeTask[], env: Record<string, string>): Promise<unknown>;
+  load(entries: RecipeTask[], env: Record<string, string>): Promise<ReplyOf<'load'>>;
 }
 
-export async function dispatch(supervisor: RequestTarget, request: Request): Promise<unknown> {
-  switch (request.op) {
-    case 'status':
-      return supervisor.status();
-    case 'run':
-      return { id: (await supervisor.spawn(request)).id };
-    case 'ls':
-      await supervisor.reconcile();
-      return supervisor.list();
-    case 'rerun':
-      return { id: (await supervisor.rerun(supervisor.find(request.task))).id };
-    case 'kill':
-      await supervisor.kill(supervisor.find(request.task));
-      return null;
-    case 'rm':
-      await supervisor.remove(supervisor.find(request.task));
-      return null;
-    case 'rename':
-      return supervisor.update(supervisor.find(request.task), { name: request.name.trim() || null });
-    case 'group':
-      return supervisor.update(supervisor.find(request.task), { group: request.group.trim() || null });
-    case 'tag': {
-      const task = supervisor.find(request.task);
-      return supervisor.update(task, { tagged: !task.tagged });
-    }
-    case 'pane-died':
-      // Windows hooked by a supervisor of an older fleetcom still send this request from their
-      // pane-died hook (today's hook signals a wait-for channel); an adopter must answer it.
-      await supervisor.paneDied(request.pane);
-      return null;
-    case 'save':
-      await supervisor.reconcile();
-      return supervisor.recipe();
-    case 'load':
-      return supervisor.load(request.tasks, request.env);
-    case 'next':
-      return supervisor.next(request.from, request.client);
-    case 'down':
-      throw new FleetError('down is handled by the fleet loop');
-  }
+type Handlers = {
+  [K in Request['op']]: (target: RequestTarget, request: Extract<Request, { op: K }>) => Promise<ReplyOf<K>> | ReplyOf<K>;
+};
+
+const handlers: Handlers = {
+  status: (s) => s.status(),
+  run: async (s, r) => ({ id: (await s.spawn(r)).id }),
+  ls: async (s) => {
+    await s.reconcile();
+    return s.list();
+  },
+  rerun: async (s, r) => ({ id: (await s.rerun(s.find(r.task))).id }),
+  kill: async (s, r) => {
+    await s.kill(s.find(r.task));
+    return null;
+  },
+  rm: async (s, r) => {
+    await s.remove(s.find(r.task));
+    return null;
+  },
+  rename: (s, r) => s.update(s.find(r.task), { name: r.name.trim() || null }),
+  group: (s, r) => s.update(s.find(r.task), { group: r.group.trim() || null }),
+  tag: (s, r) => {
+    const task = s.find(r.task);
+    return s.update(task, { tagged: !task.tagged });
+  },
+  // Windows hooked by a supervisor of an older fleetcom still send this request from their
+  // pane-died hook (today's hook signals a wait-for channel); an adopter must answer it.
+  'pane-died': async (s, r) => {
+    await s.paneDied(r.pane);
+    return null;
+  },
+  save: async (s) => {
+    await s.reconcile();
+    return s.recipe();
+  },
+  load: (s, r) => s.load(r.tasks, r.env),
+  next: (s, r) => s.next(r.from, r.client),
+  down: () => {
+    throw new FleetError('down is handled by the fleet loop');
+  },
+};
+
+export async function dispatch<R extends Request>(target: RequestTarget, request: R): Promise<ReplyTo<R>> {
+  // TypeScript cannot tie the lookup by `op` to R; the table's type checks each handler.
+  const handler = handlers[request.op] as (target: RequestTarget, request: R) => Promise<ReplyTo<R>> | ReplyTo<R>;
+  return handler(target, request);
 }

@@ -158,9 +158,9 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
     if (opts.rerunKey !== 'none') await installRerunKey(tmux, opts.rerunKey, cliPaths());
     if (opts.nextKey !== 'none') await installKey(tmux, opts.nextKey, () => nextBinding(cliPaths(), files.socket));
     if (opts.load.length > 0) {
-      const result = (await supervisor.handle({ op: 'load', tasks: opts.load, env })) as { errors: string[]; skipped: string[] };
+      const result = await supervisor.handle({ op: 'load', tasks: opts.load, env });
       for (const error of result.errors) log(`not loaded: ${error}`);
-      for (const line of result.skipped) log(`skipped: ${line}`);
+      for (const line of result.skipped ?? []) log(`skipped: ${line}`);
     }
     await nameSupervisorWindow(tmux, pane).catch((e: Error) => log(`could not name this window: ${e.message}`));
     recovery.start();

@@ -1,6 +1,6 @@
 // The supervisor's task table and every operation on it. tmux owns the tasks' terminals;
 // this class only decides, asks tmux through FleetTmux, and persists what it learned.
-import type { RecipeTask, Request } from '../control/protocol.js';
+import type { RecipeTask, ReplyTo, Request } from '../control/protocol.js';
 import { FleetError } from '../errors.js';
 import { nextNeedingYou, scrapeExit, type AttentionState, type Resolved, type RunEvidence } from '../harness/index.js';
 import { PROC_ROOT } from '../ownership/index.js';
@@ -75,7 +75,7 @@ export class Supervisor {
     this.namespaces = new CaptureNamespaces(deps.installNamespace, deps.log);
   }
 
-  handle(request: Request): Promise<unknown> {
+  handle<R extends Request>(request: R): Promise<ReplyTo<R>> {
     return this.enqueue(() => dispatch(this, request));
   }
 

@@ -1,6 +1,6 @@
 // A task record and what can be derived from it. A task's environment lives only in memory:
 // state.json never holds environments.
-import type { Attention, HarnessName, IdSource, RunEvidence } from '../harness/index.js';
+import type { Attention, HarnessName, RunEvidence } from '../harness/index.js';
 import { escapeStyle, windowLabel } from '../tmux/format.js';
 
 export type TaskState = 'running' | 'idle' | 'exited';
@@ -101,29 +101,5 @@ export function stateGlyph(task: Task, now: number, idleMs = IDLE_AFTER_MS, atte
   return state === 'idle' ? '∙' : '✻';
 }
 
-/** The task record of `ls --json` (product.md §2.1): every key present. */
-export interface LsRecord {
-  id: number;
-  run: number;
-  cwd: string;
-  command: string | null;
-  name: string | null;
-  group: string | null;
-  tagged: boolean;
-  state: TaskState;
-  exitStatus: number | null;
-  killed: boolean;
-  harness: HarnessName | null;
-  conversationId: string | null;
-  idSource: Exclude<IdSource, 'correlation'> | null;
-  resumeCommand: string | null;
-  /** The live or ended background job claude parked this task's conversation in. */
-  parkedJob: { id: string; sessionId: string | null; alive: boolean } | null;
-  windowId: string;
-  paneId: string;
-  spawnedAt: string;
-  lastOutputAt: string;
-  /** From the agent's own signals (claude hooks, codex notifier); null for other commands. */
-  attention: Attention | null;
-  attentionSince: string | null;
-}
+/** The task record of `ls --json`: its shape is the ls reply's (control/replies.ts). */
+export type { LsRecord } from '../control/replies.js';

@@ -32,11 +32,13 @@ function rawExchange(socket: string, text: string): Promise<string> {
 describe('control socket', () => {
   it('answers garbage with an error reply and keeps serving', async () => {
     const socket = socketPath();
-    const server = await listenControl(socket, async () => ({ tasks: [] }));
+    const server = await listenControl(socket, async (request) => (request.op === 'ls' ? [] : { tasks: [] }));
     try {
       expect(statSync(socket).mode & 0o777).toBe(0o600);
       expect(JSON.parse(await rawExchange(socket, 'garbage\n'))).toEqual({ ok: false, error: 'request is not valid JSON', exitCode: 1 });
-      expect(await callSupervisor(socket, { op: 'ls' })).toEqual({ tasks: [] });
+      expect(await callSupervisor(socket, { op: 'ls' })).toEqual([]);
+      // A reply of another shape than its op's is refused, not handed on.
+      await expect(callSupervisor(socket, { op: 'save' })).rejects.toThrow('the supervisor sent an unreadable save reply: (reply): expected an array, got object');
     } finally {
       server.close();
     }

@@ -2,19 +2,21 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { RecipeTask, ReplyTo, Request } from '../../src/control/protocol.js';
 import { perform, type ActionDeps } from '../../src/dashboard/actions.js';
 import { NO_ATTENTION } from '../../src/harness/index.js';
 
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
 
-function depsWith(tasks: unknown[]): ActionDeps {
+function depsWith(tasks: RecipeTask[]): ActionDeps {
   const dir = mkdtempSync(join(tmpdir(), 'fleetcom-actions-'));
   dirs.push(dir);
   return {
     tmux: { runSequence: () => Promise.reject(new Error('no tmux in this test')) } as unknown as ActionDeps['tmux'],
     sessionId: '$0', pane: '%0',
-    fleet: { tasks: () => [], attention: () => NO_ATTENTION, handle: (request) => Promise.resolve(request.op === 'save' ? tasks : null) },
+    // Only save is asked here; its reply is the fleet's tasks.
+    fleet: { tasks: () => [], attention: () => NO_ATTENTION, handle: <R extends Request>(request: R) => Promise.resolve((request.op === 'save' ? tasks : null) as ReplyTo<R>) },
     quit: () => Promise.resolve(),
     env: {}, cwd: dir, home: dir, sessionDir: join(dir, 'sessions'), scratchDir: dir,
     now: () => 0, log: () => {},
