@@ -47,7 +47,7 @@ describe('Supervisor exits', () => {
   ] as const)('records a pane %s, its hint scraped', async (_label, fields, status, killed, how) => {
     for (const via of ['paneDied', 'reconcile'] as const) {
       const { s, task, logs } = await supervisorWith(pane(fields));
-      await (via === 'paneDied' ? s.paneDied('%1') : s.reconcile());
+      await (via === 'paneDied' ? s.handle({ op: 'pane-died', pane: '%1' }) : s.tick());
       expect(task, via).toMatchObject({ exitStatus: status, killed, exitHint: ID, endedAt: NOW });
       expect(logs, via).toEqual([`task 1 ${how}; exit hint ${ID}`]);
     }
@@ -55,8 +55,8 @@ describe('Supervisor exits', () => {
 
   it('leaves a live pane alone', async () => {
     const { s, task } = await supervisorWith(pane({}));
-    await s.paneDied('%1');
-    await s.reconcile();
+    await s.handle({ op: 'pane-died', pane: '%1' });
+    await s.tick();
     expect(task.endedAt).toBeNull();
   });
 });

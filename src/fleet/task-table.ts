@@ -1,0 +1,69 @@
+// The supervisor's tasks by id, the next id to give, and each task's pane pid as tmux last
+// reported it. Only a Supervisor holds one, privately, so every change runs on its queue.
+import type { Task } from './task.js';
+
+export class TaskTable {
+  private readonly tasks = new Map<number, Task>();
+  private next = 1;
+  /** The pid with the run it belongs to: a rerun's new process counts once a reconciliation read it. */
+  private readonly pids = new Map<number, { pid: number; run: number }>();
+
+  get size(): number {
+    return this.tasks.size;
+  }
+
+  get nextId(): number {
+    return this.next;
+  }
+
+  /** The tasks now, in id order of arrival (a copy: the table may change while it is walked). */
+  values(): Task[] {
+    return [...this.tasks.values()];
+  }
+
+  get(id: number): Task | undefined {
+    return this.tasks.get(id);
+  }
+
+  /** A task by id (`3`), pane (`%12`) or window (`@7`). */
+  lookup(ref: string): Task | undefined {
+    if (ref.startsWith('%')) return this.byPane(ref);
+    if (ref.startsWith('@')) return this.values().find((t) => t.windowId === ref);
+    return this.tasks.get(Number(ref));
+  }
+
+  byPane(paneId: string): Task | undefined {
+    return this.values().find((t) => t.paneId === paneId);
+  }
+
+  add(task: Task, panePid: number | null): void {
+    this.tasks.set(task.id, task);
+    this.next = Math.max(this.next, task.id + 1);
+    if (panePid) this.notePid(task, panePid);
+  }
+
+  /** A dead supervisor's tasks, and its next id so no id is given twice. */
+  adopt(tasks: readonly Task[], nextId: number): void {
+    for (const task of tasks) this.tasks.set(task.id, task);
+    this.next = Math.max(this.next, nextId);
+  }
+
+  delete(taskId: number): void {
+    this.tasks.delete(taskId);
+    this.pids.delete(taskId);
+  }
+
+  notePid(task: Task, pid: number): void {
+    this.pids.set(task.id, { pid, run: task.run });
+  }
+
+  /** The pane pid of each running task whose current run's pid is known (for the process watch). */
+  runningPids(): Map<number, number> {
+    const running = new Map<number, number>();
+    for (const [id, { pid, run }] of this.pids) {
+      const task = this.tasks.get(id);
+      if (task && task.endedAt === null && task.run === run) running.set(id, pid);
+    }
+    return running;
+  }
+}
