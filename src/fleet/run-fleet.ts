@@ -1,7 +1,7 @@
 // `fleetcom up` inside tmux: the supervisor's life from lock to teardown, composed of named
 // parts. Decisions live in Supervisor and the pure modules; this file only orders them.
 import { randomUUID } from 'node:crypto';
-import { existsSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { captureRoot } from '../capture/root.js';
 import { capturePath, installNamespace, removeNamespace } from '../capture/namespace.js';
 import { listenControl } from '../control/server.js';
@@ -16,11 +16,9 @@ import { setSessionOption } from '../tmux/options.js';
 import { TmuxRunner, type TmuxRun } from '../tmux/runner.js';
 import { displayMessage } from '../tmux/sessions.js';
 import { assertVersion } from '../tmux/version.js';
-import { adoptTasks } from './adopt.js';
-import { trustedPaths } from './adopted-paths.js';
+import { adoptLeftTasks } from './adoption.js';
 import { CaptureWatchers } from './capture-watchers.js';
-import { hearDeaths } from './death-channel.js';
-import { watchProcesses } from './process-watch.js';
+import { fleetLog } from './fleet-log.js';
 import type { FleetUi, StartUi } from './fleet-ui.js';
 import { acquireLock, releaseLock } from './lock.js';
 import { fleetRecovery } from './recovery-writer.js';
@@ -28,11 +26,11 @@ import { nextBinding } from './next-key.js';
 import { notifier } from './notify.js';
 import { installKey, installRerunKey, restoreKey } from './rerun-key.js';
 import { cliPaths, fleetRuntime } from './runtime-files.js';
-import { readState } from './state-file.js';
 import { Supervisor } from './supervisor.js';
 import { nameSupervisorWindow, restoreSupervisorWindow } from './supervisor-window.js';
 import { fleetTmux } from './tmux-adapter.js';
-import { paneDiedChannel, paneDiedHook } from './tmux-commands.js';
+import { paneDiedHook } from './tmux-commands.js';
+import { startWakeups } from './wakeups.js';
 
 export interface FleetOptions {
   rerunKey: string;
@@ -52,7 +50,6 @@ export interface FleetOptions {
 
 type Stop = { down: boolean; code: number };
 
-const RECONCILE_MS = 2_000;
 const HISTORY_LIMIT = '10000';
 const SIGNALS: NodeJS.Signals[] = ['SIGTERM', 'SIGHUP', 'SIGINT'];
 
@@ -152,7 +149,7 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
 
   try {
     await setSessionOption(tmux, sessionId, 'history-limit', HISTORY_LIMIT);
-    await adopt(supervisor, tmux, { sessionId, files, root, env, cwd: deps.cwd, now: deps.now(), log });
+    await adoptLeftTasks(supervisor, tmux, { sessionId, files, root, env, cwd: deps.cwd, now: deps.now(), log });
     await watchers.follow();
     watchers.dropIdle();
     if (opts.rerunKey !== 'none') await installRerunKey(tmux, opts.rerunKey, cliPaths());
@@ -198,57 +195,6 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
     await closeServer();
   }
   return result.code;
-}
-
-/** Log lines stamped with the clock time; FLEETCOM_LOG_MS=1 puts epoch ms first (npm run bench reads them). */
-function fleetLog(deps: Deps, env: Record<string, string>, toUi: (line: string) => boolean): (line: string) => void {
-  const logMs = env.FLEETCOM_LOG_MS === '1';
-  return (line) => {
-    const now = deps.now();
-    const stamped = `${logMs ? `${now} ` : ''}${new Date(now).toISOString().slice(11, 19)} ${line}`;
-    if (!toUi(stamped)) deps.stderr.write(`${stamped}\n`);
-  };
-}
-
-/**
- * The tasks a dead supervisor left on this tmux server, as its state.json describes them or,
- * where state.json is lost or damaged, as their windows do.
- */
-async function adopt(
-  supervisor: Supervisor,
-  tmux: TmuxRun,
-  at: { sessionId: string; files: RuntimeFiles; root: string; env: Record<string, string>; cwd: string; now: number; log: (line: string) => void },
-): Promise<void> {
-  const state = readState(at.files.state, at.log);
-  const windows = fleetTmux(tmux, at.sessionId);
-  const adoption = adoptTasks(await windows.listPanes(), state, {
-    socket: at.files.socket, env: at.env, cwd: at.cwd, now: at.now, specs: await windows.windowSpecs(),
-  });
-  for (const warning of adoption.warnings) at.log(`warning: ${warning}`);
-  const namespace = state?.namespace && existsSync(state.namespace) ? state.namespace : null;
-  await supervisor.adopt(trustedPaths({ tasks: adoption.tasks, nextId: adoption.nextId, namespace }, at.root, (w) => at.log(`warning: ${w}`)));
-  if (adoption.tasks.length > 0) at.log(`adopted ${adoption.tasks.length} task(s)`);
-  await supervisor.replayAttention(); // before the first reconciliation, which would notify
-  await supervisor.settle(); // scrapes panes that died meanwhile
-}
-
-/**
- * What wakes a reconciliation: a timer for what hooks miss, the pane-died channel, and a task's
- * process seen ended by the process watch (tmux can miss a death for seconds; reconciling then
- * makes tmux reap it and run pane-died).
- */
-function startWakeups(tmux: TmuxRun, socket: string, supervisor: Supervisor, log: (line: string) => void): { stop: () => void } {
-  const tick = () => void supervisor.tick().catch(() => undefined);
-  const timer = setInterval(tick, RECONCILE_MS);
-  const deaths = hearDeaths(tmux, paneDiedChannel(socket), () => supervisor.tick(), log);
-  const processes = watchProcesses(() => supervisor.runningPids(), tick);
-  return {
-    stop: () => {
-      clearInterval(timer);
-      deaths.stop();
-      processes.stop();
-    },
-  };
 }
 
 /** `down` only: bindings restored, namespaces and state.json removed (tasks already stopped). */

@@ -1,0 +1,33 @@
+// Taking over the tasks a dead supervisor left on this tmux server, before any request is
+// served: read (adopt.ts decides), their paths checked (adopted-paths.ts), their attention
+// replayed quietly, and panes that died meanwhile scraped.
+import { existsSync } from 'node:fs';
+import type { RuntimeFiles } from '../paths.js';
+import type { TmuxRun } from '../tmux/runner.js';
+import { adoptTasks } from './adopt.js';
+import { trustedPaths } from './adopted-paths.js';
+import { readState } from './state-file.js';
+import type { Supervisor } from './supervisor.js';
+import { fleetTmux } from './tmux-adapter.js';
+
+/**
+ * The tasks a dead supervisor left on this tmux server, as its state.json describes them or,
+ * where state.json is lost or damaged, as their windows do.
+ */
+export async function adoptLeftTasks(
+  supervisor: Supervisor,
+  tmux: TmuxRun,
+  at: { sessionId: string; files: RuntimeFiles; root: string; env: Record<string, string>; cwd: string; now: number; log: (line: string) => void },
+): Promise<void> {
+  const state = readState(at.files.state, at.log);
+  const windows = fleetTmux(tmux, at.sessionId);
+  const adoption = adoptTasks(await windows.listPanes(), state, {
+    socket: at.files.socket, env: at.env, cwd: at.cwd, now: at.now, specs: await windows.windowSpecs(),
+  });
+  for (const warning of adoption.warnings) at.log(`warning: ${warning}`);
+  const namespace = state?.namespace && existsSync(state.namespace) ? state.namespace : null;
+  await supervisor.adopt(trustedPaths({ tasks: adoption.tasks, nextId: adoption.nextId, namespace }, at.root, (w) => at.log(`warning: ${w}`)));
+  if (adoption.tasks.length > 0) at.log(`adopted ${adoption.tasks.length} task(s)`);
+  await supervisor.replayAttention(); // before the first reconciliation, which would notify
+  await supervisor.settle(); // scrapes panes that died meanwhile
+}
