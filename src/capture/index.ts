@@ -9,14 +9,11 @@ export {
   CODEX_NOTIFY_MODE,
   CODEX_NOTIFY_SCRIPT,
 } from './assets.js';
+export { capturePath, eventsPath, parseCaptureName, parseEventsName } from './capture-names.js';
 export {
   CaptureSetupError,
-  capturePath,
   deleteCaptureFile,
-  eventsPath,
-  parseEventsName,
   installNamespace,
-  parseCaptureName,
   removeNamespace,
   type InstallOptions,
   type Namespace,

@@ -13,7 +13,7 @@ import { watch } from 'chokidar';
 import { statSync } from 'node:fs';
 import { basename, dirname, join, resolve as resolvePath } from 'node:path';
 import { captureId, isValidId, type RunEvidence } from '../harness/index.js';
-import { parseCaptureName, parseEventsName } from './namespace.js';
+import { parseCaptureName, parseEventsName } from './capture-names.js';
 
 export interface RunLookup {
   /** The task's current run and its evidence, or null for a task the fleet does not know. */

@@ -4,7 +4,7 @@
 // taken over, and only capture files directly in such a namespace are kept; anything else is
 // reported and dropped (the task keeps running; it just reports no capture from that file).
 // Deleting checks again (deleteCaptureFile, removeNamespace), whatever the source.
-import { isCaptureFileUnder, isNamespaceOf } from '../capture/namespace.js';
+import { isCaptureFileUnder, isNamespaceOf } from '../capture/capture-names.js';
 import type { Adopted } from './supervisor.js';
 
 export function trustedPaths(adopted: Adopted, root: string, warn: (message: string) => void): Adopted {

@@ -3,7 +3,8 @@
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { captureRoot } from '../capture/root.js';
-import { capturePath, installNamespace, removeNamespace } from '../capture/namespace.js';
+import { capturePath } from '../capture/capture-names.js';
+import { installNamespace, removeNamespace } from '../capture/namespace.js';
 import { listenControl } from '../control/server.js';
 import type { RecipeTask } from '../control/protocol.js';
 import { callerEnv, type Deps } from '../deps.js';

@@ -18,14 +18,8 @@ import { isMainThread } from 'node:worker_threads';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CLAUDE_SETTINGS, CODEX_NOTIFY_SCRIPT } from '../../src/capture/assets.js';
 import { FleetError } from '../../src/errors.js';
-import {
-  CaptureSetupError,
-  capturePath,
-  deleteCaptureFile,
-  installNamespace,
-  parseCaptureName,
-  removeNamespace,
-} from '../../src/capture/namespace.js';
+import { capturePath, parseCaptureName } from '../../src/capture/capture-names.js';
+import { CaptureSetupError, deleteCaptureFile, installNamespace, removeNamespace } from '../../src/capture/namespace.js';
 
 let tmp: string;
 beforeEach(() => {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CLAUDE_SETTINGS, CODEX_NOTIFY_SCRIPT } from '../../src/capture/assets.js';
-import { capturePath } from '../../src/capture/namespace.js';
+import { capturePath } from '../../src/capture/capture-names.js';
 import {
   watchCaptures,
   type CaptureEvent,
