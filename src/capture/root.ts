@@ -1,5 +1,5 @@
-// Where capture namespaces live (resume contract section 3). Pure: the environment, platform
-// and home directory come in as arguments; nothing here reads process.env.
+// Where capture namespaces live. The environment and platform come in as arguments and nothing
+// here reads process.env; the home directory is os.homedir() unless the caller passes one.
 import { homedir as osHomedir } from 'node:os';
 import { posix, win32 } from 'node:path';
 

@@ -8,7 +8,7 @@ import { UsageError } from '../errors.js';
 export type Dispatch = (run: () => Promise<number>) => void;
 
 // Each command's module is imported when that command runs, so `--version`, `--help` and the
-// small commands do not load the supervisor, the dashboard, chokidar or execa (cold start).
+// small commands do not load the supervisor, the dashboard or chokidar (cold start).
 const completion = () => import('./completion.js');
 const config = () => import('./config.js');
 const doctor = () => import('./doctor.js');
@@ -200,6 +200,8 @@ export function registerCommands(program: Command, deps: Deps, dispatch: Dispatc
     .argument('[words...]')
     .action((words: string[]) => dispatch(async () => (await completion()).runComplete(words, program, deps)));
 
+  // Today's pane-died hook only signals a tmux wait-for channel; windows hooked by a supervisor
+  // of an older fleetcom still run this command, and an adopting supervisor must hear them.
   program
     .command('_pane-died', { hidden: true })
     .argument('<pane>')

@@ -61,7 +61,10 @@ export async function runNext(opts: { client?: string; from?: string; socket?: s
   return 0;
 }
 
-/** Called by the pane-died hook tmux runs; silent, it only forwards the event. */
+/**
+ * Called by the pane-died hook of windows made by an older fleetcom (today's hook signals a
+ * wait-for channel instead); silent, it only forwards the event.
+ */
 export async function runPaneDied(pane: string, opts: { socket: string }, deps: Deps): Promise<number> {
   await ask(deps, { op: 'pane-died', pane }, opts.socket);
   return 0;

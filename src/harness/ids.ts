@@ -1,5 +1,3 @@
-import { randomUUID } from 'node:crypto';
-
 // Contract section 1: the strict id check is the security boundary. Every id that reaches a
 // shell string passes through `isValidId`; version and variant are deliberately not checked.
 const STRICT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -7,11 +5,6 @@ const STRICT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}
 /** Exactly 36 characters, `-` at 8, 13, 18, 23, lowercase hex elsewhere. */
 export function isValidId(value: unknown): value is string {
   return typeof value === 'string' && STRICT_ID.test(value);
-}
-
-/** A fresh random (v4) id, already lowercase. */
-export function newV4Id(): string {
-  return randomUUID();
 }
 
 /**

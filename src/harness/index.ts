@@ -1,12 +1,12 @@
-// Public API of the resume core (contract sections 1, 2, 4-8). Everything here is pure or
-// reads only the roots it is given: no process.env, os.homedir() or clock inside.
+// Public API of the resume core. Everything here is pure or reads only the roots it is given:
+// no process.env, os.homedir() or clock inside.
 import { harnessFor } from './registry.js';
 import type { HarnessName, InstrumentInput, InstrumentPlan, RunEvidence } from './types.js';
 
 export type * from './types.js';
 export type { CorrelationContext, Harness } from './harness.js';
 
-export { isValidId, newV4Id, v7TimeMs } from './ids.js';
+export { isValidId, v7TimeMs } from './ids.js';
 export { detect, detectWith, OPAQUE_REASONS, programBasename, splitWords } from './detect.js';
 export { quoteShell, tomlBasicString } from './quote.js';
 export { classifyNotifyValue, codexProfileName, codexRouteFromText, readCodexRoute } from './codex-route.js';

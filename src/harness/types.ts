@@ -1,6 +1,6 @@
-// The vocabulary of the resume core. Everything in src/harness is pure: functions of strings,
-// explicit paths, an explicit clock and explicit sets of other tasks' ids. Nothing here reads
-// process.env or os.homedir().
+// The vocabulary of the resume core. Everything in src/harness is a function of strings,
+// explicit paths, an explicit clock and explicit sets of other tasks' ids: it reads the agents'
+// stores only under the roots it is given (fs-read.ts), and never process.env or os.homedir().
 
 export type HarnessName = 'claude' | 'codex' | 'grok';
 

@@ -4,7 +4,7 @@
 import path from 'node:path';
 import { parseRecoveryFileName, recoveryFileName, recoveryLabel } from './names.js';
 import { serializeRecipe, type Recipe } from './recipe.js';
-import { defaultFs, namesIn, readRecipeFile, writeRecipeAtomic, type StoreFs } from './store.js';
+import { defaultFs, namesIn, readRecipeFile, type StoreFs } from './store.js';
 
 export const RECOVERY_KEEP = 10;
 /** An unclosed snapshot is never pruned while it was written less than this long ago. */
@@ -27,23 +27,6 @@ export function recoverySnapshot(
     file: path.join(recoveryDir(sessionDir), recoveryFileName(startedAt, pid)),
     text: serializeRecipe(named, home),
   };
-}
-
-/**
- * (Re)write this supervisor's snapshot atomically, named after its start time; `closed` in
- * `recipe` is kept (the final snapshot of `down`). Returns the file written.
- */
-export async function writeRecoverySnapshot(
-  sessionDir: string,
-  startedAt: Date,
-  pid: number,
-  recipe: Recipe,
-  home: string,
-  fs: StoreFs = defaultFs,
-): Promise<string> {
-  const { file, text } = recoverySnapshot(sessionDir, startedAt, pid, recipe, home);
-  await writeRecipeAtomic(file, text, fs);
-  return file;
 }
 
 /**

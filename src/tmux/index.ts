@@ -1,8 +1,9 @@
-// fleetcom's tmux layer — the only code that spawns tmux (execa, argv arrays, never a shell).
+// fleetcom's tmux layer — the only code that spawns tmux (child_process.spawn with argv arrays,
+// never a shell; runner.ts says why not execa).
 //
 //   const runner = new TmuxRunner({ env: process.env });          // server of $TMUX
 //   const runner = new TmuxRunner({ socketPath, env, configFile }); // a chosen server (-S)
-//   const tmux = createTmux(runner);                                // TmuxOps, for deps.tmux
+//   const tmux = createTmux(runner);                                // TmuxOps: every operation bound
 //   await tmux.assertVersion();                                     // TmuxMissingError / TmuxTooOldError
 //
 // Runner: run(args, {path}) → stdout (an argv element exactly ';' separates commands);

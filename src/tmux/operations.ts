@@ -1,6 +1,7 @@
-// Typed tmux operations bound to one runner: `const tmux = createTmux(runner)` gives the
-// object the supervisor keeps in `deps.tmux`; unit tests fake the parts they use (TmuxOps).
-// Each operation is also exported as a free function taking the runner first.
+// Typed tmux operations bound to one runner: `const tmux = createTmux(runner)` gives them all
+// as one object (the integration kit drives its servers with it). The supervisor holds a
+// narrower port instead, fleetTmux (fleet/tmux-adapter.ts), which unit tests fake. Each
+// operation is also exported as a free function taking the runner first.
 import { capturePane, clearHistory, listPanes, reapChildren } from './panes.js';
 import {
   bindKey, listKey, setHook, setServerOption, setSessionOption, setWindowOption, showGlobalEnvironment,

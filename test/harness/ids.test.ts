@@ -1,5 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { isValidId, newV4Id, v7TimeMs } from '../../src/harness/index.js';
+import { freshId } from '../../src/harness/ids.js';
+import { isValidId, v7TimeMs } from '../../src/harness/index.js';
 import { CID, ID, OTHER } from './fixtures.js';
 
 describe('the strict id check', () => {
@@ -43,13 +45,17 @@ describe('the strict id check', () => {
 });
 
 describe('fresh and v7 ids', () => {
-  it('makes fresh v4 ids that pass the strict check and differ', () => {
-    const ids = new Set(Array.from({ length: 50 }, () => newV4Id()));
+  it("takes the supervisor's id maker (randomUUID): fresh v4 ids that pass the strict check and differ", () => {
+    const ids = new Set(Array.from({ length: 50 }, () => freshId(randomUUID)));
     expect(ids.size).toBe(50);
     for (const id of ids) {
       expect(isValidId(id)).toBe(true);
       expect(id[14]).toBe('4');
     }
+  });
+
+  it('refuses what an id maker returns unless it passes the strict check', () => {
+    expect(() => freshId(() => 'A0000000-0000-4000-8000-000000000000')).toThrow(/invalid id/);
   });
 
   it('reads the Unix ms of a v7 id from hex characters 0-7 and 9-12', () => {

@@ -8,8 +8,9 @@ import {
   readRecipeFile,
   recoveryDir,
   recoveryFileName,
+  recoverySnapshot,
   saveNamed,
-  writeRecoverySnapshot,
+  writeRecipeAtomic,
   type Recipe,
 } from '../../src/sessions/index.js';
 
@@ -31,6 +32,13 @@ const at = (iso: string): Date => new Date(iso);
 function fleet(n: number): Recipe {
   const entries = Array.from({ length: n }, (_, k) => ({ cmd: `task ${k}`, group: null, name: null }));
   return { name: 'whatever', dirs: new Map([['/home/ann/w', entries]]) };
+}
+
+/** A snapshot written as the supervisor's recovery writer writes it (atomically, named after its start). */
+async function writeRecoverySnapshot(sessionDir: string, startedAt: Date, pid: number, recipe: Recipe, home: string): Promise<string> {
+  const { file, text } = recoverySnapshot(sessionDir, startedAt, pid, recipe, home);
+  await writeRecipeAtomic(file, text);
+  return file;
 }
 
 async function touch(file: string, iso: string): Promise<void> {
