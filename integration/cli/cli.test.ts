@@ -44,6 +44,12 @@ describe('fleetcom as a command', () => {
     expect(r).toEqual({ stdout: '', stderr: 'fleetcom: no fleet is running (start one with: fleetcom up)\n', exitCode: 3 });
   });
 
+  it("still takes the rerun key's --from-key of an older fleetcom (the flag changes nothing)", async () => {
+    const sb = await useSandbox();
+    const r = await runCli(['rerun', '--from-key', '--pane', '%1'], { env: sb.env, cwd: sb.dir });
+    expect(r).toEqual({ stdout: '', stderr: 'fleetcom: no fleet is running (start one with: fleetcom up)\n', exitCode: 3 });
+  });
+
   describe('explain', () => {
     it('explains a bare claude with its pin and placeholders', async () => {
       const sb = await useSandbox();

@@ -87,7 +87,9 @@ describe('task lifecycle', () => {
     await sb.startServer();
     await sb.tmux('bind-key', '-T', 'prefix', 'r', 'display-message', 'mine');
     const fleet = await startFleet(sb);
-    expect(await sb.tmux('list-keys', '-T', 'prefix', 'r')).toContain('@fleetcom-task');
+    const binding = await sb.tmux('list-keys', '-T', 'prefix', 'r');
+    expect(binding).toContain('@fleetcom-task');
+    expect(binding).not.toContain('--from-key'); // the rerun reads no such flag
     const ids = [await fleet.run('sleep', '600'), await fleet.run('claude')];
     const windows = await Promise.all(ids.map(async (id) => (await fleet.task(id)).windowId));
     const down = await fleet.cli('down');

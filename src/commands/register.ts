@@ -70,6 +70,8 @@ export function registerCommands(program: Command, deps: Deps, dispatch: Dispatc
     .option('--pane <pane>', 'the task in this tmux pane')
     .option('--window <window>', 'the task in this tmux window')
     .addOption(new Option('--socket <path>').hideHelp())
+    // Changes nothing: the rerun key of an older fleetcom passed it, and a fleet whose key was
+    // bound before an upgrade must still rerun when the key is pressed.
     .addOption(new Option('--from-key').hideHelp())
     .addHelpText('after', example('  fleetcom rerun 3\n  fleetcom rerun --pane %12'))
     .action((task: string | undefined, opts) => dispatch(async () => (await tasks()).runRerun(task, opts, deps)));

@@ -10,7 +10,7 @@ import { cliShell, tmuxQuote, type CliPaths } from './tmux-commands.js';
 
 /** `previous` is the key's earlier tmux command string, run outside task windows (or nothing). */
 export function rerunBinding(cli: CliPaths, previous: string | null): string {
-  const rerun = `run-shell -b ${tmuxQuote(cliShell(cli, ['rerun', '--from-key'], '--pane #{pane_id} --socket #{q:@fleetcom-socket}'))}`;
+  const rerun = `run-shell -b ${tmuxQuote(cliShell(cli, ['rerun'], '--pane #{pane_id} --socket #{q:@fleetcom-socket}'))}`;
   const fallback = previous ? ` ${tmuxQuote(previous)}` : '';
   return `if-shell -F '#{@fleetcom-task}' ${tmuxQuote(rerun)}${fallback}`;
 }
