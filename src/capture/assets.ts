@@ -1,4 +1,4 @@
-// The two files a capture namespace holds (resume contract section 3 and 8.3), byte for byte.
+// The two files a capture namespace holds, byte for byte.
 // They run inside the agents, outside fleetcom, and only ever see FLEETCOM_* variables that
 // fleetcom itself set on the task.
 
@@ -23,7 +23,7 @@ export const CAPTURE_RESTART_BYTES = 256 * 1024;
 export const CLAUDE_CAPTURE_HOOK =
   '[ "${CLAUDE_CODE_SESSION_KIND-}" = bg ] || [ -n "${CLAUDE_JOB_DIR-}" ] || cat > "$FLEETCOM_CAPTURE_FILE"';
 
-/** The hooks whose payloads say whether the agent works or waits (contract 8.9). */
+/** The hooks whose payloads say whether the agent works or waits. */
 export const CLAUDE_ATTENTION_EVENTS = ['SessionStart', 'UserPromptSubmit', 'Stop', 'Notification', 'SessionEnd'] as const;
 
 /**
@@ -40,7 +40,7 @@ export const CLAUDE_EVENTS_HOOK =
   `else printf '%s\\n' "$p" >> "$f"; fi; } >/dev/null 2>&1; exit 0`;
 
 /**
- * The settings overlay: the SessionStart capture hook first and unchanged (contract section 3),
+ * The settings overlay: the SessionStart capture hook first and unchanged,
  * then the attention hook on each attention event. claude runs every matching hook, the
  * user's own included.
  */

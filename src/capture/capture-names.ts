@@ -21,7 +21,7 @@ export function parseCaptureName(name: string): { taskId: number; run: number } 
 
 /**
  * `<dir>/task-<taskId>-<run>.events` beside a capture file: claude's attention hooks append
- * their payloads there (contract 8.9); the hook derives it from FLEETCOM_CAPTURE_FILE the same way.
+ * their payloads there; the hook derives it from FLEETCOM_CAPTURE_FILE the same way.
  */
 export function eventsPath(captureFile: string): string {
   if (!parseCaptureName(basename(captureFile))) throw new RangeError(`not a capture file: ${captureFile}`);

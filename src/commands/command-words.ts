@@ -1,6 +1,6 @@
 import { quoteShell } from '../harness/quote.js';
 
-// product.md §2: one word after `--` is the command string verbatim; several words are joined
+// One word after `--` is the command string verbatim; several words are joined
 // with spaces, each quoted POSIX-style when the shell would otherwise change it, so the task
 // runs exactly the words the user typed.
 const SAFE_WORD = /^[A-Za-z0-9_@%+=:,./-]+$/;

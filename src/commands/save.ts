@@ -1,6 +1,6 @@
 // `fleetcom save NAME` from any shell: the supervisor turns its tasks into recipe entries
-// (agents as resume commands, contract sections 6-8); this process writes the file, with paths
-// resolved against the caller's HOME and cwd (product.md §5).
+// (agents as resume commands); this process writes the file, with paths resolved against the
+// caller's HOME and cwd: the caller's `~` and `.` are what the user means.
 import type { RecipeTask } from '../control/protocol.js';
 import type { Deps } from '../deps.js';
 import { FleetError, UsageError } from '../errors.js';

@@ -9,7 +9,7 @@ const HARNESS_NAMES: Record<HarnessName, true> = { claude: true, codex: true, gr
 const ID_SOURCES: Record<Exclude<IdSource, 'correlation'>, true> = { 'exit-hint': true, capture: true, pinned: true };
 const ATTENTIONS: Record<Attention, true> = { working: true, waiting: true, permission: true };
 
-/** The task record of `ls --json` (product.md §2.1): every key present. */
+/** The task record of `ls --json`: every key present, so scripts need not guess. */
 export const lsRecordCheck = object({
   id: int,
   run: int,

@@ -1,4 +1,4 @@
-// Adopting the windows of a supervisor that died (product.md §3.6): its tasks keep running in
+// Adopting the windows of a supervisor that died: its tasks keep running in
 // tmux. state.json tells what each one is; when it has no record of a window (lost, damaged,
 // or written before the window was made), the record the window carries itself
 // (`@fleetcom-spec`) does. A tagged window with neither is an *unknown* task: listed under its

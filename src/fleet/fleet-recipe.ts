@@ -1,4 +1,4 @@
-// The fleet as a recipe (contract section 7): the supervisor's tasks grouped by directory, in
+// The fleet as a recipe: the supervisor's tasks grouped by directory, in
 // task order, and how a save reports it. Pure; both `save` (CLI side) and the recovery writer
 // and dashboard (supervisor side) use it.
 import type { RecipeTask } from '../control/protocol.js';

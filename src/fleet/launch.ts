@@ -1,4 +1,4 @@
-// Turns a requested command into what tmux runs (architecture: spawn path). The harness
+// Turns a requested command into what tmux runs. The harness
 // decides; this file only gathers the inputs (namespace, homes, codex route) and checks.
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join } from 'node:path';

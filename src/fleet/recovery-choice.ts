@@ -1,4 +1,4 @@
-// Which recovery snapshot `recover` loads and which ones `up` points at (product.md §2, §5).
+// Which recovery snapshot `recover` loads and which ones `up` points at.
 // Pure: the listing, the running supervisor's pid and a liveness probe come in. A snapshot
 // closed by `down` needs no recovery; any other may be a crashed fleet's only record, so a
 // newer clean one never hides it.

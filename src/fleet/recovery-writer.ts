@@ -1,4 +1,4 @@
-// Recovery snapshots, driven by the supervisor (contract section 7, product.md §5): one file
+// Recovery snapshots, driven by the supervisor: one file
 // per supervisor incarnation, rewritten ~2 s after a fleet change and every 60 s when its
 // content changed (ids captured or written to stores later), never while the fleet is empty;
 // `close` writes the last one (marked closed by `down`). Timers and the file writes come in

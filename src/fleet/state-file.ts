@@ -1,4 +1,4 @@
-// `<runtime dir>/state.json`: what a new supervisor needs to adopt the fleet (product.md §3.6).
+// `<runtime dir>/state.json`: what a new supervisor needs to adopt the fleet.
 // Written atomically (temp file + rename, 0600) on every change; never holds environments.
 import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';

@@ -1,5 +1,5 @@
 // Stopping tasks: SIGTERM to each pane's process group, SIGKILL to what is left after 2 s,
-// and return only once tmux reports every pane dead (product.md §2: replies wait for tmux).
+// and return only once tmux reports every pane dead: a reply says what tmux did, not what it may do.
 // A signal goes only to the pid tmux reports for that very pane id just before sending it,
 // and only when it is the pid the listing showed: a pane that died or respawned in between
 // (its old pid possibly reused by an unrelated process) is left to the next round.

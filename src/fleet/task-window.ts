@@ -1,5 +1,5 @@
 // The tmux window a new task gets. Pure. Its options and pane-died hook go in the same tmux
-// call as new-window, so a command that exits at once still finds them (product.md §3.2).
+// call as new-window, so a command that exits at once still finds them.
 import type { Launch } from './launch.js';
 import { windowName, type Task } from './task.js';
 import type { WindowSpec } from './tmux-port.js';

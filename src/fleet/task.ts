@@ -5,7 +5,7 @@ import { escapeStyle, windowLabel } from '../tmux/format.js';
 
 export type TaskState = 'running' | 'idle' | 'exited';
 
-/** What state.json keeps of a task (product.md §3.6), plus run bookkeeping. */
+/** What state.json keeps of a task, plus run bookkeeping. */
 export interface TaskRecord {
   id: number;
   run: number;

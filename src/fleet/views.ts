@@ -1,4 +1,4 @@
-// Read-only views of tasks for clients (`ls --json`, product.md §2.1).
+// Read-only views of tasks for clients (`ls --json`).
 import { rewriteCommand, type AttentionState, type Resolved } from '../harness/index.js';
 import { parkedJobView } from './parked-jobs.js';
 import { IDLE_AFTER_MS, taskState, type LsRecord, type Task } from './task.js';

@@ -1,4 +1,4 @@
-// Which environment a task's window gets (product.md §3.2). Pure.
+// Which environment a task's window gets. Pure.
 import { FleetError } from '../errors.js';
 import { isParentMarker, parentMarkersIn } from '../harness/index.js';
 

@@ -9,7 +9,7 @@ import { entryTimeMs, inWindow, soleCandidate, WINDOW_MS } from './store-window.
 import type { AgentDetection, InstrumentInput, InstrumentPlan, RunEvidence } from './types.js';
 
 // claude: pinned with `--session-id`, captured by a SessionStart hook, resumable only once its
-// transcript holds a user record (contract 8.2).
+// transcript holds a user record.
 
 /** claude caps a project directory name at this many UTF-16 units, then appends a hash. */
 const SLUG_CAP = 200;

@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import { readTextFile } from './fs-read.js';
 import type { CodexRoute } from './types.js';
 
-// Where codex's notify goes (contract section 5, 8.6), read line by line: the profile file
+// Where codex's notify goes, read line by line: the profile file
 // `<home>/<profile>.config.toml` first, then `config.toml`. No TOML library: the reader only
 // has to recognise the one shape it can chain safely, and call everything else opaque.
 
@@ -64,7 +64,7 @@ function basicString(text: string, at: number): { value: string; end: number } |
   return null;
 }
 
-/** Classifies the text after `notify =` (contract 5.4): a one-line array of basic strings. */
+/** Classifies the text after `notify =`: a one-line array of basic strings. */
 export function classifyNotifyValue(valueText: string): CodexRoute {
   const opaque = (reason: string): CodexRoute => ({ kind: 'opaque', reason });
   const skip = (i: number): number => i + (BLANKS.exec(valueText.slice(i))?.[0].length ?? 0);

@@ -12,7 +12,7 @@ import type { AgentDetection, InstrumentInput, InstrumentPlan, RunEvidence } fro
 // file, and the id that counts is the last one whose rollout exists (8.3). Rollouts live in
 // `<home>/sessions/YYYY/MM/DD/rollout-<time>-<v7 id>.jsonl`.
 
-/** The longest first line of a rollout fleetcom reads (contract 6). */
+/** The longest first line of a rollout fleetcom reads. */
 export const FIRST_LINE_MAX = 64 * 1024;
 
 const notifyPayload = z.object({ type: z.literal('agent-turn-complete'), 'thread-id': z.string() });

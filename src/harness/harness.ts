@@ -24,7 +24,7 @@ export interface Harness {
   /** The environment variable naming its home, and the `$HOME` subdirectory otherwise. */
   homeVar: string;
   homeDir: string;
-  /** Spawn-time suffix, env pairs and pinned id (contract section 4). */
+  /** Spawn-time suffix, env pairs and pinned id. */
   instrument(detection: AgentDetection, input: InstrumentInput): InstrumentPlan;
   /** Ids named by a capture file's text, oldest first (before any file checks). */
   parseCapture(text: string): string[];

@@ -1,4 +1,4 @@
-// Contract section 1: the strict id check is the security boundary. Every id that reaches a
+// The strict id check is the security boundary. Every id that reaches a
 // shell string passes through `isValidId`; version and variant are deliberately not checked.
 const STRICT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 

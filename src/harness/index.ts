@@ -32,7 +32,7 @@ export function captureId(evidence: RunEvidence, now: number): string | null {
   return harnessFor(evidence.harness).captureId(evidence, now);
 }
 
-/** Channel 1: the last valid exit hint in retained text (contract section 6, 8.4). */
+/** Channel 1: the last valid exit hint in retained text. */
 export function scrapeExit(harness: HarnessName, text: string): string | null {
   return harnessFor(harness).scrapeExit(text);
 }

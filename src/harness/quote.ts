@@ -7,7 +7,7 @@ export function quoteShell(value: string): string {
 
 /**
  * A TOML basic string (`"…"`): `\` → `\\`, `"` → `\"`, characters below U+0020 → `\uXXXX`
- * (uppercase hex), as contract section 4 says. DEL (U+007F) is escaped the same way because
+ * (uppercase hex), which codex's TOML reader takes. DEL (U+007F) is escaped the same way because
  * TOML forbids it raw in a basic string; the value it denotes is unchanged.
  */
 export function tomlBasicString(value: string): string {

@@ -1,6 +1,6 @@
 import { isValidId } from './ids.js';
 
-// Exit-hint scraping (contract section 6, 8.4). The supervisor passes tmux `capture-pane -p -J`
+// Exit-hint scraping. The supervisor passes tmux `capture-pane -p -J`
 // text, which is plain; escape sequences and carriage returns are removed anyway, so that a
 // hint printed dim or in colour reads the same as the rendered screen.
 

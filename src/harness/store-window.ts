@@ -1,6 +1,6 @@
 import { isValidId } from './ids.js';
 
-// Shared rules of store correlation (contract sections 6 and 8.5): the time window, the time
+// Shared rules of store correlation: the time window, the time
 // of a store entry, the UTC date folders codex uses, and the "exactly one candidate" rule.
 
 /** How far before the spawn (and, for grok, after it) a store entry may be born. */

@@ -4,7 +4,7 @@
 
 export type HarnessName = 'claude' | 'codex' | 'grok';
 
-/** How a requested command is treated (contract section 2). */
+/** How a requested command is treated. */
 export type Detection =
   | { form: 'bare'; harness: HarnessName; program: string }
   | { form: 'resume'; harness: HarnessName; program: string; targetId: string }
@@ -12,7 +12,7 @@ export type Detection =
 
 export type AgentDetection = Exclude<Detection, { form: 'opaque' }>;
 
-/** Where codex's notify goes (contract section 5, amendment 8.6). */
+/** Where codex's notify goes. */
 export type CodexRoute =
   | { kind: 'vacant' }
   | { kind: 'chain'; argv: string[] }

@@ -1,5 +1,5 @@
-// Typed tmux errors. Each carries `exitCode = 1` (product.md §2: tmux missing or failing is a
-// failure) so the CLI's single catch can map it without knowing tmux.
+// Typed tmux errors. Each carries `exitCode = 1` (tmux missing or failing is a failure, not a
+// usage error) so the CLI's single catch can map it without knowing tmux.
 
 /** A tmux command ran and failed; names the subcommand(s) and tmux's own stderr. */
 export class TmuxError extends Error {

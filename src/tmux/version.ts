@@ -1,4 +1,4 @@
-// `tmux -V` and the minimum supported version (product.md §3.1: tmux >= 3.2).
+// `tmux -V` and the minimum supported version (3.2).
 import { TmuxTooOldError } from './errors.js';
 import type { TmuxRun } from './runner.js';
 
