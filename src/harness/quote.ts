@@ -7,8 +7,8 @@ export function quoteShell(value: string): string {
 
 /**
  * A TOML basic string (`"…"`): `\` → `\\`, `"` → `\"`, characters below U+0020 → `\uXXXX`
- * (uppercase hex), which codex's TOML reader takes. DEL (U+007F) is escaped the same way because
- * TOML forbids it raw in a basic string; the value it denotes is unchanged.
+ * (uppercase hex), and DEL (U+007F) too: TOML forbids control characters raw in a basic
+ * string. The value it denotes is unchanged.
  */
 export function tomlBasicString(value: string): string {
   let out = '"';
