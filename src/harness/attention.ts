@@ -5,8 +5,8 @@
 // Only a payload's event name, conversation id, `notification_type` and `message` are read;
 // everything else a payload carries (the prompt, the last assistant message, paths) is never
 // copied out of here.
-import { z } from 'zod';
 import { isValidId } from './ids.js';
+import { fieldProblem } from './json-shape.js';
 
 export type Attention = 'working' | 'waiting' | 'permission';
 
@@ -37,25 +37,24 @@ export interface AttentionState {
 const MESSAGE_MAX = 200;
 
 // Unknown keys are fine (new client versions add keys); the known ones must have these types.
-const claudeEvent = z.looseObject({
-  hook_event_name: z.string(),
-  session_id: z.string(),
-  notification_type: z.string().optional(),
-  message: z.string().optional(),
-});
+const CLAUDE_EVENT = { hook_event_name: 'string', session_id: 'string', notification_type: 'string?', message: 'string?' } as const;
+const CODEX_NOTIFY = { type: 'string', 'thread-id': 'string' } as const;
 
-const codexNotify = z.looseObject({
-  type: z.string(),
-  'thread-id': z.string(),
-});
+interface ClaudeEvent {
+  hook_event_name: string;
+  session_id: string;
+  notification_type?: string;
+  message?: string;
+}
 
 export type SignalResult = { kind: 'signal'; signal: AttentionSignal } | { kind: 'ignored'; why: string };
 
 /** One claude hook payload (an events-file line, already JSON-parsed). */
 export function claudeSignal(payload: unknown): SignalResult {
-  const parsed = claudeEvent.safeParse(payload);
-  if (!parsed.success) return { kind: 'ignored', why: `not a claude hook payload (${issueText(parsed.error)})` };
-  const { hook_event_name: event, session_id: sessionId } = parsed.data;
+  const problem = fieldProblem(payload, CLAUDE_EVENT);
+  if (problem !== null) return { kind: 'ignored', why: `not a claude hook payload (${problem})` };
+  const data = payload as ClaudeEvent;
+  const { hook_event_name: event, session_id: sessionId } = data;
   if (!isValidId(sessionId)) return { kind: 'ignored', why: `${event}: session_id is not a valid id` };
   const base = { event, sessionId, message: null, starts: false };
   switch (event) {
@@ -68,11 +67,11 @@ export function claudeSignal(payload: unknown): SignalResult {
     case 'SessionEnd':
       return signal({ ...base, attention: null });
     case 'Notification': {
-      const message = cleanMessage(parsed.data.message);
-      if (parsed.data.notification_type === 'permission_prompt') return signal({ ...base, attention: 'permission', message });
+      const message = cleanMessage(data.message);
+      if (data.notification_type === 'permission_prompt') return signal({ ...base, attention: 'permission', message });
       // idle_prompt comes about 60 s after a Stop: still waiting, now with claude's words for it.
-      if (parsed.data.notification_type === 'idle_prompt') return signal({ ...base, attention: 'waiting', message });
-      return { kind: 'ignored', why: `Notification of type ${JSON.stringify(parsed.data.notification_type ?? null)}` };
+      if (data.notification_type === 'idle_prompt') return signal({ ...base, attention: 'waiting', message });
+      return { kind: 'ignored', why: `Notification of type ${JSON.stringify(data.notification_type ?? null)}` };
     }
     default:
       return { kind: 'ignored', why: `hook ${JSON.stringify(event)} carries no attention` };
@@ -81,10 +80,11 @@ export function claudeSignal(payload: unknown): SignalResult {
 
 /** One codex notify payload (a capture-file line): a completed turn waits for the user. */
 export function codexSignal(payload: unknown): SignalResult {
-  const parsed = codexNotify.safeParse(payload);
-  if (!parsed.success) return { kind: 'ignored', why: `not a codex notify payload (${issueText(parsed.error)})` };
-  if (parsed.data.type !== 'agent-turn-complete') return { kind: 'ignored', why: `codex notify of type ${JSON.stringify(parsed.data.type)}` };
-  const sessionId = parsed.data['thread-id'];
+  const problem = fieldProblem(payload, CODEX_NOTIFY);
+  if (problem !== null) return { kind: 'ignored', why: `not a codex notify payload (${problem})` };
+  const data = payload as { type: string; 'thread-id': string };
+  if (data.type !== 'agent-turn-complete') return { kind: 'ignored', why: `codex notify of type ${JSON.stringify(data.type)}` };
+  const sessionId = data['thread-id'];
   if (!isValidId(sessionId)) return { kind: 'ignored', why: 'agent-turn-complete: thread-id is not a valid id' };
   return signal({ event: 'agent-turn-complete', sessionId, attention: 'waiting', message: null, starts: false });
 }
@@ -151,10 +151,6 @@ function cleanMessage(message: string | undefined): string | null {
   const text = message.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').trim();
   if (text === '') return null;
   return text.length > MESSAGE_MAX ? `${text.slice(0, MESSAGE_MAX - 1)}…` : text;
-}
-
-function issueText(error: z.ZodError): string {
-  return error.issues.map((issue) => `${issue.path.join('.') || '(payload)'}: ${issue.message}`).join('; ');
 }
 
 /** What ordering needs of a task: its attention and since when. */

@@ -1,10 +1,10 @@
 import * as path from 'node:path';
-import { z } from 'zod';
 import type { CorrelationContext, Harness } from './harness.js';
 import { freshId, isValidId } from './ids.js';
 import { quoteShell } from './quote.js';
 import { lastHint } from './scrape.js';
 import { listDir, readTextFile, someLine, statOrNull } from './fs-read.js';
+import { fieldProblem, isJsonObject } from './json-shape.js';
 import { entryTimeMs, inWindow, soleCandidate, WINDOW_MS } from './store-window.js';
 import type { AgentDetection, InstrumentInput, InstrumentPlan, RunEvidence } from './types.js';
 
@@ -14,12 +14,21 @@ import type { AgentDetection, InstrumentInput, InstrumentPlan, RunEvidence } fro
 /** claude caps a project directory name at this many UTF-16 units, then appends a hash. */
 const SLUG_CAP = 200;
 
-const hookPayload = z.object({ session_id: z.string() });
-const contentPart = z.looseObject({ type: z.string(), text: z.string().optional() });
-// zod 4 makes a `z.unknown()` key required; a user record without `message` still counts (8.2).
-const transcriptRecord = z.object({ type: z.string(), isMeta: z.boolean().optional(), message: z.unknown().optional() });
-/** The message content claude writes; any other shape counts as a message (8.2 as written). */
-const messageContent = z.object({ content: z.union([z.string(), z.array(contentPart)]) });
+/** A part of a message's content as claude writes it: `{"type": "text", "text": "…"}` and others. */
+interface ContentPart {
+  type: string;
+  text?: string;
+}
+
+const isContentPart = (part: unknown): part is ContentPart => fieldProblem(part, { type: 'string', text: 'string?' }) === null;
+
+/** The message content claude writes (a string or a list of parts); null for any other shape. */
+function messageContent(message: unknown): string | ContentPart[] | null {
+  if (!isJsonObject(message)) return null;
+  const content = message.content;
+  if (typeof content === 'string') return content;
+  return Array.isArray(content) && content.every(isContentPart) ? content : null;
+}
 
 /**
  * What claude records for a local slash command (`/exit`, `/clear`) typed before any message:
@@ -56,16 +65,19 @@ export function claudeProjectDirs(home: string, cwd: string): string[] {
 
 /** A `user` record the person wrote: not claude's meta record, not only local-command wrappers. */
 function isUserRecord(line: string): boolean {
-  let parsed;
+  let record: unknown;
   try {
-    parsed = transcriptRecord.safeParse(JSON.parse(line));
+    record = JSON.parse(line);
   } catch {
     return false;
   }
-  if (!parsed.success || parsed.data.type !== 'user' || parsed.data.isMeta === true) return false;
-  const message = messageContent.safeParse(parsed.data.message);
-  if (!message.success) return true;
-  const content = message.data.content;
+  // A user record without `message` still counts (8.2); a non-boolean isMeta is not claude's.
+  if (fieldProblem(record, { type: 'string', isMeta: 'boolean?' }) !== null) return false;
+  const { type, isMeta, message } = record as { type: string; isMeta?: boolean; message?: unknown };
+  if (type !== 'user' || isMeta === true) return false;
+  // Any other message shape counts as a message (8.2 as written).
+  const content = messageContent(message);
+  if (content === null) return true;
   if (typeof content === 'string') return isTypedText(content);
   return content.some((part) => part.type !== 'text' || isTypedText(part.text ?? ''));
 }
@@ -100,8 +112,8 @@ function parseCapture(text: string): string[] {
   } catch {
     return [];
   }
-  const payload = hookPayload.safeParse(value);
-  return payload.success && isValidId(payload.data.session_id) ? [payload.data.session_id] : [];
+  const sessionId = isJsonObject(value) ? value.session_id : undefined;
+  return typeof sessionId === 'string' && isValidId(sessionId) ? [sessionId] : [];
 }
 
 function captureId(evidence: RunEvidence): string | null {

@@ -1,10 +1,10 @@
 import * as path from 'node:path';
-import { z } from 'zod';
 import type { CorrelationContext, Harness } from './harness.js';
 import { isValidId, v7TimeMs } from './ids.js';
 import { quoteShell, tomlBasicString } from './quote.js';
 import { lastHint } from './scrape.js';
 import { listDir, readFirstLine, readTextFile } from './fs-read.js';
+import { isJsonObject } from './json-shape.js';
 import { inWindow, soleCandidate, utcDateFolders, WINDOW_MS } from './store-window.js';
 import type { AgentDetection, InstrumentInput, InstrumentPlan, RunEvidence } from './types.js';
 
@@ -14,11 +14,6 @@ import type { AgentDetection, InstrumentInput, InstrumentPlan, RunEvidence } fro
 
 /** The longest first line of a rollout fleetcom reads. */
 export const FIRST_LINE_MAX = 64 * 1024;
-
-const notifyPayload = z.object({ type: z.literal('agent-turn-complete'), 'thread-id': z.string() });
-const sessionMeta = z.object({
-  payload: z.object({ cwd: z.string(), thread_source: z.unknown().optional() }),
-});
 
 /** The id of a rollout file name `rollout-*-<id>.jsonl`, or null. */
 export function rolloutId(name: string): string | null {
@@ -74,8 +69,9 @@ function parseCapture(text: string): string[] {
     } catch {
       continue;
     }
-    const payload = notifyPayload.safeParse(value);
-    if (payload.success && isValidId(payload.data['thread-id'])) ids.push(payload.data['thread-id']);
+    if (!isJsonObject(value) || value.type !== 'agent-turn-complete') continue;
+    const id = value['thread-id'];
+    if (typeof id === 'string' && isValidId(id)) ids.push(id);
   }
   return ids;
 }
@@ -105,9 +101,9 @@ function firstRecordMatches(file: string, cwd: string): boolean {
   } catch {
     return false;
   }
-  const meta = sessionMeta.safeParse(value);
-  if (!meta.success || meta.data.payload.cwd !== cwd) return false;
-  const source = meta.data.payload.thread_source;
+  const payload = isJsonObject(value) ? value.payload : undefined;
+  if (!isJsonObject(payload) || payload.cwd !== cwd) return false;
+  const source = payload.thread_source;
   const subagent = source === 'subagent' || (typeof source === 'object' && source !== null && 'subagent' in source);
   return !subagent;
 }

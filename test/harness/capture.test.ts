@@ -78,6 +78,9 @@ describe('the claude transcript check (8.2)', () => {
     ['a torn user record', '{"type":"user","mess', false],
     ['a non-JSON line then a user record', `garbage\n[1,2]\n${USER_LINE}\n`, true],
     ['a CRLF user record', `${USER_LINE}\r\n`, true],
+    ['a user record whose isMeta is not a boolean', '{"type":"user","isMeta":"yes","message":{"content":"hi"}}\n', false],
+    ['a user record whose content is of another shape', '{"type":"user","message":{"content":42}}\n', true],
+    ['a bare /exit wrapper beside a part that is not text', `${JSON.stringify({ type: 'user', message: { content: [{ type: 'text', text: '<command-name>/exit</command-name>' }, { type: 'image' }] } })}\n`, true],
   ])('with %s says %s', (_label, text, expected) => {
     const home = tempDir();
     transcript(home, ID, text);
