@@ -6,7 +6,6 @@
 // Entry:     "<command>" | {"cmd": "<command>", "group": string|null, "name": string|null,
 //             "env"?: {"CLAUDE_CONFIG_DIR" | "CODEX_HOME" | "GROK_HOME": "<dir>"}}
 import path from 'node:path';
-import { z } from 'zod';
 import { agentHomesProblem, homesToWrite, type AgentHomes } from './agent-homes.js';
 import { RecipeError } from './errors.js';
 import { lineColumn, locateJsonError } from './json-location.js';
@@ -66,27 +65,27 @@ export function countTasks(recipe: Recipe): number {
 type JsonObject = Record<string, unknown>;
 const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-const optionalLabel = z
-  .string({ error: (iss) => (iss.input === undefined ? undefined : 'expected a string or null') })
-  .nullish();
+// The shapes below are checked by hand, not with zod: `save NAME` reads the file it replaces,
+// and zod's evaluation alone costs more than save's budget over `--version` (README,
+// Performance). Each check reports the first problem, in the order the keys are listed.
 
-const entryObjectSchema = z.object({
-  cmd: z
-    .string({ error: (iss) => (iss.input === undefined ? 'missing: every entry needs a command' : 'expected a string') })
-    .refine((s) => s.trim() !== '', 'expected a non-empty command'),
-  group: optionalLabel,
-  name: optionalLabel,
-  env: z.unknown().optional(),
-});
+/** A label (`group`, `name`): absent, null or a string. */
+const labelProblem = (value: unknown): string | null =>
+  value === undefined || value === null || typeof value === 'string' ? null : 'expected a string or null';
 
-const versionedSchema = z.object({
-  version: z.number(),
-  name: z.string({ error: (iss) => (iss.input === undefined ? undefined : 'expected a string') }).optional(),
-  closed: z.boolean({ error: 'expected true or false' }).optional(),
-  dirs: z.custom<JsonObject>(isObject, {
-    error: 'expected an object mapping directories to lists of commands',
-  }),
-});
+function cmdProblem(value: unknown): string | null {
+  if (value === undefined) return 'missing: every entry needs a command';
+  if (typeof value !== 'string') return 'expected a string';
+  return value.trim() === '' ? 'expected a non-empty command' : null;
+}
+
+/** The versioned form's own keys (`version` is already known to be a number). */
+function versionedProblem(doc: JsonObject): { key: string; message: string } | null {
+  if (doc.name !== undefined && typeof doc.name !== 'string') return { key: 'name', message: 'expected a string' };
+  if (doc.closed !== undefined && typeof doc.closed !== 'boolean') return { key: 'closed', message: 'expected true or false' };
+  if (!isObject(doc.dirs)) return { key: 'dirs', message: 'expected an object mapping directories to lists of commands' };
+  return null;
+}
 
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 
@@ -101,12 +100,6 @@ export function formatIssuePath(segments: readonly PropertyKey[], prefix = ''): 
   return out;
 }
 
-function firstIssue(file: string, error: z.ZodError, prefix: string): RecipeError {
-  const issue = error.issues[0];
-  const where = formatIssuePath(issue?.path ?? [], prefix);
-  return new RecipeError(file, where === '' ? null : where, issue?.message ?? 'invalid');
-}
-
 function parseEntry(value: unknown, where: string, file: string): RecipeEntry {
   if (typeof value === 'string') {
     if (value.trim() === '') throw new RecipeError(file, where, 'expected a non-empty command');
@@ -115,9 +108,9 @@ function parseEntry(value: unknown, where: string, file: string): RecipeEntry {
   if (!isObject(value)) {
     throw new RecipeError(file, where, 'expected a command string or an object with "cmd"');
   }
-  const parsed = entryObjectSchema.safeParse(value);
-  if (!parsed.success) throw firstIssue(file, parsed.error, where);
-  const { cmd, group, name, env } = parsed.data;
+  const fields: Array<[string, string | null]> = [['cmd', cmdProblem(value.cmd)], ['group', labelProblem(value.group)], ['name', labelProblem(value.name)]];
+  for (const [key, problem] of fields) if (problem !== null) throw new RecipeError(file, formatIssuePath([key], where), problem);
+  const { cmd, group, name, env } = value as { cmd: string; group?: string | null; name?: string | null; env?: unknown };
   const entry: RecipeEntry = { cmd, group: normalizeGroup(group), name: normalizeLabel(name) };
   if (env === undefined || env === null) return entry;
   const problem = agentHomesProblem(env);
@@ -176,11 +169,11 @@ export function parseRecipe(text: string, file: string): Recipe {
   if (doc.version !== RECIPE_VERSION) {
     throw new RecipeError(file, 'version', `unknown version ${doc.version}; this fleetcom reads version ${RECIPE_VERSION}`);
   }
-  const parsed = versionedSchema.safeParse(doc);
-  if (!parsed.success) throw firstIssue(file, parsed.error, '');
-  const name = normalizeSessionName(parsed.data.name ?? '');
-  const recipe: Recipe = { name: name === '' ? fallbackName : name, dirs: parseDirs(parsed.data.dirs, 'dirs', file) };
-  if (parsed.data.closed === true) recipe.closed = true;
+  const problem = versionedProblem(doc);
+  if (problem !== null) throw new RecipeError(file, problem.key, problem.message);
+  const name = normalizeSessionName((doc.name as string | undefined) ?? '');
+  const recipe: Recipe = { name: name === '' ? fallbackName : name, dirs: parseDirs(doc.dirs as JsonObject, 'dirs', file) };
+  if (doc.closed === true) recipe.closed = true;
   return recipe;
 }
 
