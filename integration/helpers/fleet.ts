@@ -5,7 +5,7 @@
 //   const fleet = await startFleet(sb);
 //   const id = (await fleet.cli('run', '--', 'claude')).stdout.trim();
 //   const task = await fleet.task(id);           // its `ls --json` record
-import type { LsRecord } from '../../src/fleet/task.js';
+import type { LsRecord } from '../../src/control/protocol.js';
 import { cliPath, runCli, type CliResult } from './cli.js';
 import { paneText } from './pane.js';
 import type { Sandbox } from './sandbox.js';

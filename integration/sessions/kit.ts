@@ -2,7 +2,7 @@
 // exited the way a user would, and session files read back.
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { LsRecord } from '../../src/fleet/task.js';
+import type { LsRecord } from '../../src/control/protocol.js';
 import type { Fleet } from '../helpers/fleet.js';
 import { typeLine, waitForText } from '../helpers/pane.js';
 import type { AgentStart, Sandbox } from '../helpers/sandbox.js';

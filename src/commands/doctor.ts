@@ -8,7 +8,7 @@ import { callerEnv, type Deps } from '../deps.js';
 import { FleetError, NoFleetError, UsageError } from '../errors.js';
 import { checkEntry, type DoctorContext, type EntryReport, type EntryToCheck } from '../doctor/checks.js';
 import { formatDoctorTable } from './doctor-table.js';
-import type { LsRecord } from '../fleet/task.js';
+import type { LsRecord } from '../control/protocol.js';
 import { detect } from '../harness/index.js';
 import { sharedOpenFiles, type FleetHolder } from '../ownership/index.js';
 import { expandDir, expandHomes, readRecipeFile, resolveSession, serializeRecipe, writeRecipeAtomic, type Recipe } from '../sessions/index.js';

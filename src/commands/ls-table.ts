@@ -1,5 +1,5 @@
 // The human table of `fleetcom ls`. Pure.
-import type { LsRecord } from '../fleet/task.js';
+import type { LsRecord } from '../control/protocol.js';
 import { alignColumns } from './columns.js';
 
 const GLYPH = { running: '✻', idle: '∙' } as const;

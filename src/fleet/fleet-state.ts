@@ -2,6 +2,7 @@
 // the windows' marks, and `changed()`, the one way a change is made known (state.json written,
 // window records set, listeners told). A Supervisor holds it privately and touches it only on
 // its queue, so a pane death cannot interleave with a rerun.
+import type { LsRecord } from '../control/protocol.js';
 import type { FleetHolder } from '../ownership/index.js';
 import type { Resolved } from '../harness/index.js';
 import { AttentionBoard, type AttentionChange } from './attention.js';
@@ -11,7 +12,7 @@ import { fleetHolders } from './ownership-guard.js';
 import { currentIds } from './resolution.js';
 import { recordOf, writeState, type PersistedState } from './state-file.js';
 import { TaskTable } from './task-table.js';
-import type { LsRecord, Task } from './task.js';
+import type { Task } from './task.js';
 import type { FleetTmux } from './tmux-port.js';
 import { lsRecord } from './views.js';
 import { WindowMarks } from './window-marks.js';

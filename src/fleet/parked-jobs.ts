@@ -7,15 +7,16 @@
 // 2.1.197 and silently turned into an attach by 2.1.332) and resumes the job's own
 // conversation once it has ended. The registry is claude's internal format: without a
 // trustworthy entry nothing is claimed and rerun does what it always did.
+import type { LsRecord } from '../control/protocol.js';
 import { claudeTranscriptHasUser, detect, quoteShell } from '../harness/index.js';
 import { isRunning, parentPid, readClaudeRegistry, type RegistryRecord } from '../ownership/index.js';
-import type { ParkedJob, Task } from './task.js';
+import type { Task } from './task.js';
 
 /** A job's short id as claude prints it (`claude attach <short>`): 8 lowercase hex digits. */
 const SHORT_ID = /^[0-9a-f]{8}$/;
 
 /** What `ls --json` says of a task's parked job. */
-export function parkedJobView(task: Pick<Task, 'parkedJob'>): { id: string; sessionId: string | null; alive: boolean } | null {
+export function parkedJobView(task: Pick<Task, 'parkedJob'>): LsRecord['parkedJob'] {
   const job = task.parkedJob;
   return job ? { id: job.id, sessionId: job.sessionId, alive: job.alive } : null;
 }
@@ -79,5 +80,3 @@ function programOf(command: string): string {
   const detection = detect(command);
   return detection.form === 'opaque' ? 'claude' : detection.program;
 }
-
-export type { ParkedJob };

@@ -12,9 +12,6 @@ export interface ProcessIdentity {
   command: string;
 }
 
-/** The start time in a /proc/<pid>/stat line, or null (one parser with the ownership checks). */
-export { startTimeOf };
-
 export function identityOf(pid: number): ProcessIdentity | null {
   if (!processExists(pid)) return null;
   return { pid, start: startTimeOf(readProc(pid, 'stat')), command: readProc(pid, 'cmdline').split('\0').filter(Boolean).join(' ') };

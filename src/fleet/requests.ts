@@ -1,9 +1,9 @@
 // Control requests → supervisor operations, each handler typed by its op's reply (replies.ts).
 // Only the mapping lives here: what each op does is the Supervisor's, and so is the queue.
-import type { RecipeTask, ReplyOf, ReplyTo, Request } from '../control/protocol.js';
+import type { LsRecord, RecipeTask, ReplyOf, ReplyTo, Request } from '../control/protocol.js';
 import { FleetError } from '../errors.js';
 import type { Spec } from './spawn-plan.js';
-import type { LsRecord, Task } from './task.js';
+import type { Task } from './task.js';
 
 /** The operations a request maps to (the Supervisor's). */
 export interface RequestTarget {

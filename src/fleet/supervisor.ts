@@ -13,8 +13,6 @@ import { stopProcessGroups } from './stop.js';
 import { TaskOperations } from './task-operations.js';
 import { evidenceOf, type Task } from './task.js';
 
-export type { SupervisorDeps };
-
 export interface Adopted {
   tasks: readonly Task[];
   nextId: number;

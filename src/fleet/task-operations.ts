@@ -1,6 +1,6 @@
 // What each control request does to the fleet (requests.ts maps ops to these). They run on the
 // supervisor's queue: only the Supervisor holds a TaskOperations, and calls it from there.
-import type { RecipeTask, ReplyOf } from '../control/protocol.js';
+import type { LsRecord, RecipeTask, ReplyOf } from '../control/protocol.js';
 import { FleetError } from '../errors.js';
 import { nextNeedingYou } from '../harness/index.js';
 import type { FleetState } from './fleet-state.js';
@@ -12,7 +12,7 @@ import { planRerun, rerunFields } from './rerun-plan.js';
 import { recipeOf } from './resolution.js';
 import { planSpawns, type Spec } from './spawn-plan.js';
 import { stopProcessGroups } from './stop.js';
-import type { LsRecord, Task } from './task.js';
+import type { Task } from './task.js';
 
 export class TaskOperations implements RequestTarget {
   constructor(private readonly fleet: FleetState) {}

@@ -100,6 +100,3 @@ export function stateGlyph(task: Task, now: number, idleMs = IDLE_AFTER_MS, atte
   if (attention !== null) return ATTENTION_GLYPHS[attention];
   return state === 'idle' ? '∙' : '✻';
 }
-
-/** The task record of `ls --json`: its shape is the ls reply's (control/replies.ts). */
-export type { LsRecord } from '../control/replies.js';

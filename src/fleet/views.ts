@@ -1,7 +1,8 @@
 // Read-only views of tasks for clients (`ls --json`).
 import { rewriteCommand, type AttentionState, type Resolved } from '../harness/index.js';
 import { parkedJobView } from './parked-jobs.js';
-import { IDLE_AFTER_MS, taskState, type LsRecord, type Task } from './task.js';
+import type { LsRecord } from '../control/protocol.js';
+import { IDLE_AFTER_MS, taskState, type Task } from './task.js';
 
 export function lsRecord(task: Task, now: number, resolved: Resolved | null, attention: AttentionState, idleMs = IDLE_AFTER_MS): LsRecord {
   const source = resolved && resolved.source !== 'correlation' ? resolved.source : null;

@@ -1,6 +1,6 @@
 // Who holds a conversation: the agents' own traces of running sessions, read from disk and
 // /proc. Above the harness (which it uses for store paths), below fleet and commands.
-export { conversationLiveness, describePlace, sharedOpenFiles, type Liveness, type LivenessOptions } from './liveness.js';
+export { conversationLiveness, describePlace, sharedOpenFiles, type LivenessOptions } from './liveness.js';
 export { readClaudeRegistry, registryDir, type RegistryRead, type RegistryRecord } from './claude-registry.js';
-export { isRunning, parentPid, PROC_ROOT, type ProcessPlace } from './proc.js';
+export { isRunning, parentPid, PROC_ROOT, type Liveness, type ProcessPlace } from './proc.js';
 export { fleetHolderOf, holderText, type FleetHolder } from './fleet-holders.js';

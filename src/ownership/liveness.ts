@@ -6,8 +6,6 @@ import { openFiles, placeOf, PROC_ROOT, type Liveness, type OpenFiles, type Proc
 // claude a registry record, codex an open rollout file, grok nothing. "unknown" is an
 // answer of its own: it never lets fleetcom claim a conversation is free or taken.
 
-export type { Liveness };
-
 export interface LivenessOptions {
   /** The proc file system (tests pass a crafted one). */
   proc?: string;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { lockHolder, lockText, parseLock } from '../../src/fleet/lock.js';
-import { startTimeOf } from '../../src/fleet/process-identity.js';
+import { startTimeOf } from '../../src/ownership/proc.js';
 
 describe('a process start time from /proc/<pid>/stat', () => {
   const tail = 'S 1 2 3 0 -1 4194560 100 0 0 0 1 2 0 0 20 0 1 0 987654 1000 10 18446744073709551615';

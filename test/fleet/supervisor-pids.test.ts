@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Supervisor, type SupervisorDeps } from '../../src/fleet/supervisor.js';
+import type { SupervisorDeps } from '../../src/fleet/fleet-state.js';
+import { Supervisor } from '../../src/fleet/supervisor.js';
 import type { Task } from '../../src/fleet/task.js';
 import type { FleetTmux, PaneInfo } from '../../src/fleet/tmux-port.js';
 import { tempDir } from '../harness/fixtures.js';
