@@ -1,5 +1,4 @@
-// Public API of capture: where namespaces live, what they hold, and the live watcher.
-export { captureRoot, cacheDir, fnv1a64, type CaptureRootInput, type Env } from './root.js';
+// Public API of capture: what namespaces hold and the live watcher (where they live: paths.ts).
 export {
   CAPTURE_RESTART_BYTES,
   CLAUDE_SETTINGS,

@@ -3,7 +3,7 @@
 import { callSupervisor } from '../control/client.js';
 import type { ReplyTo, Request } from '../control/protocol.js';
 import type { Deps } from '../deps.js';
-import { fleetRuntime } from '../fleet/runtime-files.js';
+import { fleetRuntime } from '../paths.js';
 
 export function ask<R extends Request>(deps: Deps, request: R, socket?: string): Promise<ReplyTo<R>> {
   return callSupervisor(socket ?? fleetRuntime(deps.env).socket, request);

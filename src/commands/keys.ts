@@ -2,7 +2,8 @@
 // format that shows each task's attention.
 import { effectiveSettings } from '../config/settings.js';
 import type { Deps } from '../deps.js';
-import { cliPaths, fleetRuntime } from '../fleet/runtime-files.js';
+import { cliPaths } from '../fleet/runtime-files.js';
+import { fleetRuntime } from '../paths.js';
 import { ATTENTION_STATUS_FORMAT, nextBinding } from '../fleet/next-key.js';
 import { rerunBinding } from '../fleet/rerun-key.js';
 

@@ -1,11 +1,11 @@
 // The CLI side of session files: paths resolved against the caller's HOME and cwd (product.md
 // §5), and the directories a session names that do not exist reported on stderr.
 import type { Deps } from '../deps.js';
-import { userHome } from '../paths.js';
-import { readSession, sessionDir, skippedMessage, type SessionRead } from '../sessions/index.js';
+import { sessionDir, userHome } from '../paths.js';
+import { readSession, skippedMessage, type SessionRead } from '../sessions/index.js';
 
 export function sessionDirOf(deps: Deps): string {
-  return sessionDir(deps.env, userHome(deps.env));
+  return sessionDir(deps.env);
 }
 
 /** The session's tasks with directories expanded; missing directories are skipped, with a message. */

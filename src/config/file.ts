@@ -1,8 +1,7 @@
-// Where config.json lives and what is in it. A file that is not exactly right is refused as a
+// What is in config.json (where it lives: paths.ts). A file that is not exactly right is refused as a
 // whole (exit 2) naming the file, the key and the reason: a half-applied config would run the
 // fleet with settings nobody chose.
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { z } from 'zod';
 import { UsageError } from '../errors.js';
 import { lineColumn, locateJsonError } from '../sessions/json-location.js';
@@ -12,14 +11,6 @@ export class ConfigError extends UsageError {
   constructor(readonly file: string, readonly key: string | null, readonly reason: string) {
     super(`${file}: ${key === null ? '' : `${key}: `}${reason}`);
   }
-}
-
-/** `$FLEETCOM_CONFIG_DIR/config.json`, else `$XDG_CONFIG_HOME/fleetcom/…`, else `~/.config/fleetcom/…`. Pure. */
-export function configPath(env: Readonly<Record<string, string | undefined>>, home: string): string {
-  if (env.FLEETCOM_CONFIG_DIR) return join(env.FLEETCOM_CONFIG_DIR, 'config.json');
-  // XDG: a relative XDG_CONFIG_HOME is invalid and ignored.
-  const xdg = env.XDG_CONFIG_HOME?.startsWith('/') ? env.XDG_CONFIG_HOME : join(home, '.config');
-  return join(xdg, 'fleetcom', 'config.json');
 }
 
 /** Pure: the file's settings, or ConfigError naming `file`, the key and the reason. */

@@ -1,8 +1,8 @@
 // The settings a command runs with: a flag wins over config.json, which wins over the default;
 // each value remembers where it came from, for `fleetcom config`.
-import { homedir } from 'node:os';
 import type { Deps } from '../deps.js';
-import { configPath, readConfig } from './file.js';
+import { configFile } from '../paths.js';
+import { readConfig } from './file.js';
 import { CONFIG_KEYS, configKeys, type ConfigFile, type ConfigKey, type Settings } from './keys.js';
 
 export type Source = 'default' | 'file' | 'flag';
@@ -29,6 +29,6 @@ export function mergeSettings(file: ConfigFile, flags: Partial<Settings>): Pick<
 
 /** Reads the config file of this environment and applies `flags` over it. */
 export function effectiveSettings(deps: Pick<Deps, 'env'>, flags: Partial<Settings> = {}): Effective {
-  const file = configPath(deps.env, deps.env.HOME || homedir());
+  const file = configFile(deps.env);
   return { file, ...mergeSettings(readConfig(file), flags) };
 }

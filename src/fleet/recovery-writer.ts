@@ -5,8 +5,8 @@
 // through deps, so the scheduling is tested with a fake clock.
 import { basename } from 'node:path';
 import type { RecipeTask } from '../control/protocol.js';
-import { userHome } from '../paths.js';
-import { listSessions, pruneRecovery, recoverySnapshot, sessionDir, writeRecipeAtomic } from '../sessions/index.js';
+import { sessionDir, userHome } from '../paths.js';
+import { listSessions, pruneRecovery, recoverySnapshot, writeRecipeAtomic } from '../sessions/index.js';
 import { fleetRecipe } from './fleet-recipe.js';
 import { processExists } from './process-identity.js';
 import { abandonedSnapshots } from './recovery-choice.js';
@@ -165,8 +165,7 @@ export function fleetRecovery(input: {
   tasks: () => RecipeTask[];
   log: (line: string) => void;
 }): RecoveryWriter {
-  const home = userHome(input.env);
-  return new RecoveryWriter({ ...input, home, sessionDir: sessionDir(input.env, home) });
+  return new RecoveryWriter({ ...input, home: userHome(input.env), sessionDir: sessionDir(input.env) });
 }
 
 /** The name `fleetcom recover` takes for a snapshot file. */

@@ -2,7 +2,6 @@
 // parts. Decisions live in Supervisor and the pure modules; this file only orders them.
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
-import { captureRoot } from '../capture/root.js';
 import { capturePath } from '../capture/capture-names.js';
 import { installNamespace, removeNamespace } from '../capture/namespace.js';
 import { listenControl } from '../control/server.js';
@@ -10,9 +9,8 @@ import type { RecipeTask } from '../control/protocol.js';
 import { callerEnv, type Deps } from '../deps.js';
 import { FleetError } from '../errors.js';
 import { ensureSafeDir } from '../fs-safety.js';
-import { userHome, type RuntimeFiles } from '../paths.js';
+import { captureRoot, fleetRuntime, sessionDir, userHome, type RuntimeFiles } from '../paths.js';
 import { describeFsError } from '../sessions/index.js';
-import { sessionDir } from '../sessions/store.js';
 import { setSessionOption } from '../tmux/options.js';
 import { TmuxRunner, type TmuxRun } from '../tmux/runner.js';
 import { displayMessage } from '../tmux/sessions.js';
@@ -26,7 +24,7 @@ import { fleetRecovery } from './recovery-writer.js';
 import { nextBinding } from './next-key.js';
 import { notifier } from './notify.js';
 import { installKey, installRerunKey, restoreKey } from './rerun-key.js';
-import { cliPaths, fleetRuntime } from './runtime-files.js';
+import { cliPaths } from './runtime-files.js';
 import { Supervisor } from './supervisor.js';
 import { nameSupervisorWindow, restoreSupervisorWindow } from './supervisor-window.js';
 import { fleetTmux } from './tmux-adapter.js';
@@ -70,7 +68,7 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
     return ui !== null;
   });
   const home = userHome(env);
-  const root = captureRoot({ env, sessionDir: sessionDir(env, home) });
+  const root = captureRoot(env);
 
   let onChange = () => {};
   const notify = notifier(
@@ -180,7 +178,7 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
   ui = opts.ui?.({
     tmux, sessionId, pane,
     fleet: { tasks: () => supervisor.taskList(), attention: (task) => supervisor.attentionOf(task), handle: (request) => supervisor.handle(request) },
-    quit: down, env, cwd: deps.cwd, home, sessionDir: sessionDir(env, home), scratchDir: files.dir, now: deps.now, log,
+    quit: down, env, cwd: deps.cwd, home, sessionDir: sessionDir(env), scratchDir: files.dir, now: deps.now, log,
   }) ?? null;
 
   // An empty start: point at a snapshot of a fleet that did not shut down (shown in the dashboard too).

@@ -20,16 +20,6 @@ export type StoreFs = Pick<typeof fsp, 'mkdir' | 'open' | 'rename' | 'rm' | 'chm
 
 export const defaultFs: StoreFs = fsp;
 
-/** `$FLEETCOM_CONFIG_DIR/sessions`, else `${XDG_CONFIG_HOME:-~/.config}/fleetcom/sessions`. */
-export function sessionDir(env: Readonly<Record<string, string | undefined>>, homedir: string): string {
-  const own = env.FLEETCOM_CONFIG_DIR;
-  if (own !== undefined && own !== '') return path.join(own, 'sessions');
-  const xdg = env.XDG_CONFIG_HOME;
-  // The XDG spec: an empty or relative XDG_CONFIG_HOME is ignored.
-  const base = xdg !== undefined && path.isAbsolute(xdg) ? xdg : path.join(homedir, '.config');
-  return path.join(base, 'fleetcom', 'sessions');
-}
-
 /**
  * The file SESSION names: a path (`/…`, `./…`, `../…`, `~…`, `….json`) expanded against HOME
  * and cwd, else `<sessionDir>/<sanitised name>.json`. Pure.

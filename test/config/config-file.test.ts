@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, configPath, parseConfig } from '../../src/config/file.js';
+import { ConfigError, parseConfig } from '../../src/config/file.js';
 import { mergeSettings } from '../../src/config/settings.js';
 
 const FILE = '/h/.config/fleetcom/config.json';
@@ -13,18 +13,6 @@ function refusal(text: string): { key: string | null; reason: string; message: s
   }
   throw new Error(`accepted: ${text}`);
 }
-
-describe('configPath', () => {
-  it.each([
-    ['FLEETCOM_CONFIG_DIR first', { FLEETCOM_CONFIG_DIR: '/f', XDG_CONFIG_HOME: '/x' }, '/f/config.json'],
-    ['then XDG_CONFIG_HOME', { XDG_CONFIG_HOME: '/x' }, '/x/fleetcom/config.json'],
-    ['then ~/.config', {}, '/h/.config/fleetcom/config.json'],
-    ['a relative XDG_CONFIG_HOME is ignored, as the XDG spec says', { XDG_CONFIG_HOME: 'rel' }, '/h/.config/fleetcom/config.json'],
-    ['an empty FLEETCOM_CONFIG_DIR counts as unset', { FLEETCOM_CONFIG_DIR: '' }, '/h/.config/fleetcom/config.json'],
-  ])('%s', (_title, env, expected) => {
-    expect(configPath(env, '/h')).toBe(expected);
-  });
-});
 
 describe('parseConfig', () => {
   it('accepts every key, and an empty object', () => {

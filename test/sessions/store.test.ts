@@ -12,7 +12,6 @@ import {
   readRecipeFile,
   resolveSession,
   saveNamed,
-  sessionDir,
   writeRecipeAtomic,
   type Recipe,
   type StoreFs,
@@ -57,18 +56,6 @@ function failing(stage: 'writeFile' | 'sync' | 'rename'): StoreFs {
     }) as StoreFs['open'],
   };
 }
-
-describe('sessionDir', () => {
-  it.each([
-    [{ FLEETCOM_CONFIG_DIR: '/cfg', XDG_CONFIG_HOME: '/xdg' }, '/cfg/sessions'],
-    [{ XDG_CONFIG_HOME: '/xdg' }, '/xdg/fleetcom/sessions'],
-    [{}, '/home/ann/.config/fleetcom/sessions'],
-    [{ FLEETCOM_CONFIG_DIR: '', XDG_CONFIG_HOME: '' }, '/home/ann/.config/fleetcom/sessions'],
-    [{ XDG_CONFIG_HOME: 'relative/xdg' }, '/home/ann/.config/fleetcom/sessions'],
-  ])('with %j is %s', (env, dir) => {
-    expect(sessionDir(env, HOME)).toBe(dir);
-  });
-});
 
 describe('resolveSession', () => {
   const where = { sessionDir: '/cfg/sessions', home: HOME, cwd: '/work' };
