@@ -1,4 +1,5 @@
-// One error base carrying its exit code (product.md §2): 1 failure, 2 usage, 3 no fleet.
+// One error base carrying its exit code (product.md §2): 1 failure, 2 usage, 3 no fleet; and
+// how a failed file-system call reads in a message.
 
 export class FleetError extends Error {
   constructor(
@@ -27,4 +28,38 @@ export class ReportedError extends FleetError {}
 
 export function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+const FS_PROBLEMS: Record<string, string> = {
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EISDIR: 'is a directory',
+  ENOTDIR: 'a parent is not a directory',
+  ENOTEMPTY: 'a directory is in the way',
+  EEXIST: 'already exists',
+  ENOSPC: 'no space left on the device',
+  EDQUOT: 'disk quota exceeded',
+  EROFS: 'read-only file system',
+  ENAMETOOLONG: 'name too long',
+  ELOOP: 'too many symbolic links',
+};
+
+/** A short human reason for a failed fs call, without the temp paths Node puts in messages. */
+export function describeFsError(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  if (typeof code === 'string' && code !== '') return `${FS_PROBLEMS[code] ?? 'failed'} (${code})`;
+  // Node 24's rmSync throws some errors with an empty code and a message like
+  // ", Unknown error: Read-only file system '<path>'": the message is all there is to say.
+  return error instanceof Error ? error.message.replace(/^[,\s]+/, '') : String(error);
+}
+
+export function isNotFound(error: unknown): boolean {
+  return errnoCode(error) === 'ENOENT';
+}
+
+/** The `code` of a failed system call (ENOENT, EEXIST …), or undefined for any other error. */
+export function errnoCode(error: unknown): string | undefined {
+  return typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string'
+    ? error.code
+    : undefined;
 }

@@ -2,22 +2,16 @@
 // capture files in it, and removing it on `down` (what is named how: capture-names.ts).
 // Only directories created here are ever chmodded, and nothing else under the root is touched.
 import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { errnoCode, FleetError } from '../errors.js';
 import {
-  closeSync,
-  constants,
-  fchmodSync,
-  fstatSync,
-  lstatSync,
-  mkdirSync,
-  openSync,
-  rmSync,
-  unlinkSync,
-  writeSync,
-  type Stats,
-} from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { FleetError } from '../errors.js';
-import { unsafeReason } from '../fs-safety.js';
+  makePrivateDir,
+  removeDirTree,
+  removeFile,
+  safeDirProblem,
+  UnsafeDirError,
+  writeNewFile,
+} from '../fs-safety.js';
 import {
   CLAUDE_SETTINGS,
   CLAUDE_SETTINGS_FILE,
@@ -75,7 +69,7 @@ export function installNamespace(root: string, opts: InstallOptions): Namespace 
 
   const dir = join(root, `${pid}-${nonce}`);
   try {
-    mkdirSync(dir, { mode: 0o700 });
+    makePrivateDir(dir);
   } catch (error) {
     const code = errnoCode(error);
     if (code === 'EEXIST') throw new CaptureSetupError(dir, 'already exists (a namespace is never reused)');
@@ -88,11 +82,14 @@ export function installNamespace(root: string, opts: InstallOptions): Namespace 
     notifyPath: join(dir, CODEX_NOTIFY_FILE),
   };
   try {
-    chmodCreatedDir(dir);
     writeNewFile(ns.settingsPath, CLAUDE_SETTINGS, CLAUDE_SETTINGS_MODE);
     writeNewFile(ns.notifyPath, CODEX_NOTIFY_SCRIPT, CODEX_NOTIFY_MODE);
   } catch (error) {
-    rmSync(dir, { recursive: true, force: true });
+    // Half a namespace is never left behind; a directory swapped for something else meanwhile
+    // is not ours to remove, and the install's own failure is the one to report.
+    try {
+      removeDirTree(dir);
+    } catch {}
     if (error instanceof CaptureSetupError) throw error;
     throw new CaptureSetupError(dir, `cannot be populated (${errnoCode(error) ?? String(error)})`);
   }
@@ -107,13 +104,7 @@ export function deleteCaptureFile(path: string, namespaces: readonly string[]): 
   if (!isCaptureFileIn(namespaces, path)) {
     throw new CaptureSetupError(path, "is not a capture file in this fleet's namespaces; refusing to delete it");
   }
-  for (const file of [path, eventsPath(path)]) {
-    try {
-      unlinkSync(file);
-    } catch (error) {
-      if (errnoCode(error) !== 'ENOENT') throw error;
-    }
-  }
+  for (const file of [path, eventsPath(path)]) removeFile(file);
 }
 
 /** `fleetcom down` only: remove this namespace directory and what is in it, nothing else. */
@@ -121,83 +112,22 @@ export function removeNamespace(dir: string, root: string): void {
   if (!isNamespaceOf(root, dir)) {
     throw new CaptureSetupError(dir, `is not a capture namespace in ${root}; refusing to remove it`);
   }
-  let stat: Stats;
   try {
-    stat = lstatSync(dir);
+    removeDirTree(dir);
   } catch (error) {
-    if (errnoCode(error) === 'ENOENT') return;
+    if (error instanceof UnsafeDirError) throw new CaptureSetupError(error.path, error.reason);
     throw error;
   }
-  if (!stat.isDirectory()) throw new CaptureSetupError(dir, 'is not a directory; refusing to remove it');
-  rmSync(dir, { recursive: true, force: true });
 }
 
 /** The root exists and is safe, or fleetcom creates it (and only then chmods it). */
 function ensureRoot(root: string, uid: number | undefined): void {
-  let stat: Stats;
+  let reason: string | null;
   try {
-    stat = lstatSync(root);
+    reason = safeDirProblem(root, uid);
   } catch (error) {
-    if (errnoCode(error) !== 'ENOENT') {
-      throw new CaptureSetupError(root, `cannot be inspected (${errnoCode(error) ?? String(error)})`);
-    }
-    let first: string | undefined;
-    try {
-      first = mkdirSync(root, { recursive: true, mode: 0o700 });
-    } catch (mkdirError) {
-      throw new CaptureSetupError(root, `cannot be created (${errnoCode(mkdirError) ?? String(mkdirError)})`);
-    }
-    // `first` is the topmost directory this call created; undefined if another process won
-    // the race, in which case the root is someone else's and gets checked, not chmodded.
-    try {
-      if (first !== undefined) for (const created of createdChain(first, root)) chmodCreatedDir(created);
-      stat = lstatSync(root);
-    } catch (chmodError) {
-      if (chmodError instanceof CaptureSetupError) throw chmodError;
-      throw new CaptureSetupError(root, `cannot be secured (${errnoCode(chmodError) ?? String(chmodError)})`);
-    }
+    if (error instanceof UnsafeDirError) throw new CaptureSetupError(root, error.reason);
+    throw error;
   }
-  const reason = unsafeReason(stat, uid);
   if (reason) throw new CaptureSetupError(root, `${reason}; refusing to use it (choose another with FLEETCOM_RUNTIME_DIR)`);
-}
-
-/** `first`, then each directory below it down to `last` (all made by one recursive mkdir). */
-function createdChain(first: string, last: string): string[] {
-  const top = resolve(first);
-  const chain: string[] = [];
-  for (let path = resolve(last); ; path = dirname(path)) {
-    chain.unshift(path);
-    if (path === top || dirname(path) === path) break;
-  }
-  return chain[0] === top ? chain : [resolve(last)];
-}
-
-/** chmod 0700 through a no-follow handle, so a directory swapped for a symlink is not followed. */
-function chmodCreatedDir(path: string): void {
-  const fd = openSync(path, DIR_FLAGS);
-  try {
-    fchmodSync(fd, 0o700);
-    if (!fstatSync(fd).isDirectory()) throw new CaptureSetupError(path, 'is not a directory');
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/** Create `path` exclusively, write `content`, and set `mode` explicitly (umask-proof). */
-function writeNewFile(path: string, content: string, mode: number): void {
-  const fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, mode);
-  try {
-    const bytes = Buffer.from(content, 'utf8');
-    let written = 0;
-    while (written < bytes.length) written += writeSync(fd, bytes, written, bytes.length - written);
-    fchmodSync(fd, mode);
-  } finally {
-    closeSync(fd);
-  }
-}
-
-function errnoCode(error: unknown): string | undefined {
-  return typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string'
-    ? error.code
-    : undefined;
 }

@@ -1,8 +1,8 @@
 // Carrying out the dashboard's actions: supervisor requests, tmux calls and session files.
 // Each returns the text for the status line (or the load choices for `o`).
-import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fleetRecipe, NOTHING_TO_SAVE, savedMessage } from '../fleet/fleet-recipe.js';
+import { removeFile, writeFileAtomicSync } from '../fs-safety.js';
 import type { FleetUiContext } from '../fleet/fleet-ui.js';
 import { labelOf, type Task } from '../fleet/task.js';
 import { quoteShell } from '../harness/index.js';
@@ -103,7 +103,7 @@ async function peek(task: Task, deps: ActionDeps): Promise<string> {
   const inner = { w: Math.max(10, width - 4), h: Math.max(3, height - 4) };
   const lines = screen.split('\n').slice(-inner.h).map((l) => fit(l, inner.w).trimEnd());
   const file = path.join(deps.scratchDir, `peek-${task.id}-${process.pid}.txt`);
-  writeFileSync(file, `${lines.join('\n')}`, { mode: 0o600 });
+  writeFileAtomicSync(file, lines.join('\n'));
   const q = quoteShell(file);
   try {
     await displayPopup(deps.tmux, {
@@ -111,7 +111,7 @@ async function peek(task: Task, deps: ActionDeps): Promise<string> {
       command: `printf '\\033[?25l'; cat ${q}; rm -f ${q}; stty -icanon -echo; dd bs=1 count=1 >/dev/null 2>&1`,
     });
   } catch (error) {
-    rmSync(file, { force: true });
+    removeFile(file);
     throw error;
   }
   return '';

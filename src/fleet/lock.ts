@@ -3,9 +3,10 @@
 // whose socket does not answer is stale and taken over; the takeover is atomic, so of many
 // `up` racing for one stale lock exactly one wins and none removes the winner's socket.
 import { createHash, randomBytes } from 'node:crypto';
-import { linkSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { callSupervisor } from '../control/client.js';
 import { FleetError } from '../errors.js';
+import { createWhole, removeFile } from '../fs-safety.js';
 import type { RuntimeFiles } from '../paths.js';
 import { identityOf, type ProcessIdentity } from './process-identity.js';
 
@@ -58,7 +59,7 @@ export async function runningFleet(files: RuntimeFiles): Promise<FleetError | nu
 }
 
 export function releaseLock(files: RuntimeFiles, pid: number): void {
-  if (parseLock(readOrNull(files.lock) ?? '')?.pid === pid) rmSync(files.lock, { force: true });
+  if (parseLock(readOrNull(files.lock) ?? '')?.pid === pid) removeFile(files.lock);
 }
 
 /**
@@ -70,7 +71,7 @@ export function releaseLock(files: RuntimeFiles, pid: number): void {
  */
 async function claim(file: string, text: string, held: (current: string) => Promise<FleetError | null>, deadline: number): Promise<FleetError | null> {
   for (;;) {
-    if (createWith(file, text)) return null;
+    if (createWhole(file, text)) return null;
     const current = readOrNull(file);
     if (current === null) continue; // released meanwhile
     const reason = await held(current);
@@ -80,9 +81,9 @@ async function claim(file: string, text: string, held: (current: string) => Prom
     if (busy === null) {
       try {
         // Still the stale text (no other taker can have replaced it): remove it.
-        if (readOrNull(file) === current) rmSync(file, { force: true });
+        if (readOrNull(file) === current) removeFile(file);
       } finally {
-        rmSync(breaker, { force: true });
+        removeFile(breaker);
       }
     } else if (Date.now() > deadline) {
       throw new FleetError(`could not take the lock ${file}: another fleetcom up keeps taking it over`);
@@ -113,21 +114,6 @@ async function fleetHolding(files: RuntimeFiles, text: string, waitMs: number): 
     // Released or replaced while we waited: the caller looks again (and never removes a lock
     // whose text it did not judge).
     if (readOrNull(files.lock) !== text) return null;
-  }
-}
-
-/** Creates `file` with its whole text at once (a reader never sees it empty), or false if it exists. */
-function createWith(file: string, text: string): boolean {
-  const temp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
-  writeFileSync(temp, text, { mode: 0o600, flag: 'wx' });
-  try {
-    linkSync(temp, file);
-    return true;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    return false;
-  } finally {
-    rmSync(temp, { force: true });
   }
 }
 

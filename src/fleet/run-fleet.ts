@@ -1,16 +1,14 @@
 // `fleetcom up` inside tmux: the supervisor's life from lock to teardown, composed of named
 // parts. Decisions live in Supervisor and the pure modules; this file only orders them.
 import { randomUUID } from 'node:crypto';
-import { rmSync } from 'node:fs';
 import { capturePath } from '../capture/capture-names.js';
 import { installNamespace, removeNamespace } from '../capture/namespace.js';
 import { listenControl } from '../control/server.js';
 import type { RecipeTask } from '../control/protocol.js';
 import { callerEnv, type Deps } from '../deps.js';
-import { FleetError } from '../errors.js';
-import { ensureSafeDir } from '../fs-safety.js';
+import { describeFsError, FleetError } from '../errors.js';
+import { ensureSafeDir, removeFile } from '../fs-safety.js';
 import { captureRoot, fleetRuntime, sessionDir, userHome, type RuntimeFiles } from '../paths.js';
-import { describeFsError } from '../sessions/index.js';
 import { setSessionOption } from '../tmux/options.js';
 import { TmuxRunner, type TmuxRun } from '../tmux/runner.js';
 import { displayMessage } from '../tmux/sessions.js';
@@ -110,7 +108,7 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
     wakeups?.stop();
     server.close();
     await watchers.closeAll();
-    rmSync(files.socket, { force: true });
+    removeFile(files.socket);
     releaseLock(files, process.pid);
   };
   // `down` (from the CLI or the dashboard's Q) resolves only when everything is gone, so a new
@@ -203,7 +201,7 @@ async function tearDown(tmux: TmuxRun, files: RuntimeFiles, root: string, superv
   }
   for (const dir of supervisor.captureNamespaces()) removeNamespace(dir, root);
   try {
-    rmSync(files.state, { force: true });
+    removeFile(files.state);
   } catch (error) {
     throw new FleetError(`every task stopped, but ${files.state} could not be removed: ${describeFsError(error)}`);
   }

@@ -1,9 +1,8 @@
 // `<runtime dir>/state.json`: what a new supervisor needs to adopt the fleet.
 // Written atomically (temp file + rename, 0600) on every change; never holds environments.
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
-import { dirname, join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { keepAside, writeFileAtomicSync } from '../fs-safety.js';
 import type { TaskRecord } from './task.js';
 
 export const STATE_VERSION = 1;
@@ -44,20 +43,7 @@ const stateSchema = z.object({
 export type PersistedState = z.infer<typeof stateSchema>;
 
 export function writeState(file: string, state: PersistedState): void {
-  const temp = join(dirname(file), `.state-${randomBytes(4).toString('hex')}.tmp`);
-  try {
-    const fd = openSync(temp, 'wx', 0o600);
-    try {
-      writeSync(fd, `${JSON.stringify(state, null, 2)}\n`);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(temp, file);
-  } catch (error) {
-    rmSync(temp, { force: true });
-    throw error;
-  }
+  writeFileAtomicSync(file, `${JSON.stringify(state, null, 2)}\n`);
 }
 
 /**
@@ -80,9 +66,8 @@ export function readState(file: string, warn: (message: string) => void, now = n
   } catch {
     why = text.length === 0 ? 'empty' : 'not valid JSON';
   }
-  const aside = `${file}.corrupt-${now.toISOString().replace(/[:.]/g, '-')}`;
   try {
-    renameSync(file, aside);
+    const aside = keepAside(file, now);
     warn(`${file} is damaged (${why}); kept it as ${aside} and adopted from the task windows`);
   } catch (error) {
     warn(`${file} is damaged (${why}) and could not be kept aside (${(error as Error).message}); adopted from the task windows`);

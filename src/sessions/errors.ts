@@ -41,30 +41,3 @@ export class RecipeNotFoundError extends RecipeError {
     super(file, null, 'no such file', options);
   }
 }
-
-const FS_PROBLEMS: Record<string, string> = {
-  EACCES: 'permission denied',
-  EPERM: 'operation not permitted',
-  EISDIR: 'is a directory',
-  ENOTDIR: 'a parent is not a directory',
-  ENOTEMPTY: 'a directory is in the way',
-  EEXIST: 'already exists',
-  ENOSPC: 'no space left on the device',
-  EDQUOT: 'disk quota exceeded',
-  EROFS: 'read-only file system',
-  ENAMETOOLONG: 'name too long',
-  ELOOP: 'too many symbolic links',
-};
-
-/** A short human reason for a failed fs call, without the temp paths Node puts in messages. */
-export function describeFsError(error: unknown): string {
-  const code = (error as NodeJS.ErrnoException | null)?.code;
-  if (typeof code === 'string' && code !== '') return `${FS_PROBLEMS[code] ?? 'failed'} (${code})`;
-  // Node 24's rmSync throws some errors with an empty code and a message like
-  // ", Unknown error: Read-only file system '<path>'": the message is all there is to say.
-  return error instanceof Error ? error.message.replace(/^[,\s]+/, '') : String(error);
-}
-
-export function isNotFound(error: unknown): boolean {
-  return (error as NodeJS.ErrnoException | null)?.code === 'ENOENT';
-}

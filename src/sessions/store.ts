@@ -1,16 +1,15 @@
 // The session store: where session files live and how they are read and written. The only
 // side effects are file-system calls, made through `fs` (node:fs/promises by default) so
 // tests can inject failures.
-import { randomBytes } from 'node:crypto';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
+import { describeFsError, isNotFound } from '../errors.js';
+import { makePrivateDirsAsync, writeFileAtomic } from '../fs-safety.js';
 import {
   RecipeError,
   RecipeNotFoundError,
   SessionError,
   SessionUsageError,
-  describeFsError,
-  isNotFound,
 } from './errors.js';
 import { expandDir, isSessionPath, sessionFileName } from './names.js';
 import { normalizeSessionName, parseRecipe, serializeRecipe, type Recipe } from './recipe.js';
@@ -29,58 +28,21 @@ export function resolveSession(arg: string, where: { sessionDir: string; home: s
   return path.join(where.sessionDir, sessionFileName(arg));
 }
 
-/** Create `dir` and missing parents; only the directories created here are set to 0700. */
-export async function ensureDir(dir: string, fs: StoreFs = defaultFs): Promise<void> {
-  const first = await fs.mkdir(dir, { recursive: true, mode: 0o700 });
-  if (first === undefined) return;
-  // mkdir's mode is filtered by the umask; set 0700 exactly, on what we created and nothing else.
-  for (let d = path.resolve(dir); ; d = path.dirname(d)) {
-    await fs.chmod(d, 0o700);
-    if (d === path.resolve(first) || d === path.dirname(d)) break;
-  }
-}
-
 /**
- * Write `text` to `file` atomically with mode 0600: a temp file with a short random name in
- * the same directory, written, fsynced, closed, renamed over `file`. On any failure the temp
- * file is removed and the previous `file` is untouched.
+ * Write `text` to `file` atomically with mode 0600 (fs-safety's writeFileAtomic), creating its
+ * directory 0700 if needed. On any failure the previous `file` is untouched and no temp file is left.
  */
 export async function writeRecipeAtomic(file: string, text: string, fs: StoreFs = defaultFs): Promise<void> {
   const dir = path.dirname(file);
   try {
-    await ensureDir(dir, fs);
+    await makePrivateDirsAsync(dir, fs);
   } catch (e) {
     throw new SessionError(`cannot create ${dir}: ${describeFsError(e)}`, 1, { cause: e });
   }
-  const temp = path.join(dir, `.fleetcom-${randomBytes(4).toString('hex')}.tmp`);
-  let handle: Awaited<ReturnType<StoreFs['open']>> | undefined;
   try {
-    handle = await fs.open(temp, 'wx', 0o600);
-    await handle.writeFile(text, 'utf8');
-    await handle.chmod(0o600);
-    await handle.sync();
-    await handle.close();
-    handle = undefined;
-    await fs.rename(temp, file);
+    await writeFileAtomic(file, text, fs);
   } catch (e) {
-    await handle?.close().catch(() => undefined);
-    await fs.rm(temp, { force: true }).catch(() => undefined);
     throw new SessionError(`cannot write ${file}: ${describeFsError(e)}`, 1, { cause: e });
-  }
-  await syncDir(dir, fs);
-}
-
-/** Make the rename durable; best effort (some file systems refuse fsync on a directory). */
-async function syncDir(dir: string, fs: StoreFs): Promise<void> {
-  try {
-    const handle = await fs.open(dir, 'r');
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-  } catch {
-    // The file is written and renamed; only its durability across a power cut is weaker.
   }
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeFsError } from '../../src/sessions/errors.js';
+import { describeFsError } from '../src/errors.js';
 
 const withCode = (code: string, message: string) => Object.assign(new Error(message), { code });
 
