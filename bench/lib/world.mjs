@@ -1,7 +1,8 @@
 // A private world for one benchmark: a temp dir holding HOME, the XDG dirs, the agents' homes
-// and fleetcom's dirs, and a private tmux server (`-S <dir>/tmux.sock -f /dev/null`). Nothing
-// touches the real HOME or any other tmux server; `close()` kills this server by its socket
-// and removes the dir. The same approach as integration/helpers/sandbox.ts, without vitest.
+// and fleetcom's dirs (the environment of integration/helpers/sandbox-env.mjs, shared with the
+// tests), and a private tmux server (`-S <dir>/tmux.sock -f /dev/null`). Nothing touches the
+// real HOME or any other tmux server; `close()` kills this server by its socket and removes the
+// dir. The same approach as integration/helpers/sandbox.ts, without vitest.
 //
 //   const w = await createWorld();
 //   const fleet = await w.startFleet();            // `fleetcom up --headless` in session `fleet`
@@ -9,10 +10,11 @@
 //   await w.close();
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
-import { tmpdir, userInfo } from 'node:os';
-import { dirname, join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { makeSandboxDirs, sandboxEnv } from '../../integration/helpers/sandbox-env.mjs';
 
 export const cliPath = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 export const benchBin = fileURLToPath(new URL('../fixtures/bin', import.meta.url));
@@ -52,30 +54,10 @@ export function runTimed(file, args, { env, cwd, input } = {}) {
 export async function createWorld() {
   const dir = realpathSync(mkdtempSync(join(tmpdir(), 'fleetcom-bench-')));
   const p = (...parts) => join(dir, ...parts);
-  for (const d of ['home', 'home/.config', 'home/.cache', 'tmp', 'xdg-runtime', 'work']) mkdirSync(p(d), { recursive: true, mode: 0o700 });
+  makeSandboxDirs(dir);
+  mkdirSync(p('work'), { mode: 0o700 });
   const socket = p('tmux.sock');
-  const env = {
-    PATH: [benchBin, dirname(process.execPath), '/usr/local/bin', '/usr/bin', '/bin'].join(':'),
-    HOME: p('home'),
-    USER: userInfo().username,
-    LOGNAME: userInfo().username,
-    SHELL: '/bin/sh',
-    TERM: 'xterm-256color',
-    LANG: 'C.UTF-8',
-    TMPDIR: p('tmp'),
-    TMUX_TMPDIR: p('tmp'),
-    XDG_RUNTIME_DIR: p('xdg-runtime'),
-    XDG_CONFIG_HOME: p('home', '.config'),
-    XDG_CACHE_HOME: p('home', '.cache'),
-    XDG_DATA_HOME: p('home', '.local', 'share'),
-    XDG_STATE_HOME: p('home', '.local', 'state'),
-    CLAUDE_CONFIG_DIR: p('home', '.claude'),
-    CODEX_HOME: p('home', '.codex'),
-    GROK_HOME: p('home', '.grok'),
-    FLEETCOM_RUNTIME_DIR: p('fleetcom-run'),
-    FLEETCOM_CONFIG_DIR: p('home', '.config', 'fleetcom'),
-    FLEETCOM_LOG_MS: '1',
-  };
+  const env = { ...sandboxEnv(dir, benchBin), FLEETCOM_LOG_MS: '1' };
   const tmuxArgs = (args) => ['-f', '/dev/null', '-S', socket, ...args];
   /** One tmux client on the private socket; returns stdout (throws on failure). */
   const tmux = (...args) => {

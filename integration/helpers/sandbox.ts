@@ -10,17 +10,19 @@
 //   });
 //
 // createSandbox() is the same without the registration (for beforeEach/afterEach).
-// `env` is a complete environment (nothing inherited): PATH starts with
-// integration/fixtures/bin (the fake claude, codex, grok), SHELL=/bin/sh, LANG=C.UTF-8, no
-// TMUX or TMUX_PANE, FAKE_AGENT_LOG=<dir>/agents.log (read it with agentStarts()).
+// `env` is a complete environment (nothing inherited; built by sandbox-env.mjs, which the
+// bench's world shares): PATH starts with integration/fixtures/bin (the fake claude, codex,
+// grok), SHELL=/bin/sh, LANG=C.UTF-8, no TMUX or TMUX_PANE, FAKE_AGENT_LOG=<dir>/agents.log
+// (read it with agentStarts()).
 import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, realpath, rm } from 'node:fs/promises';
-import { tmpdir, userInfo } from 'node:os';
-import { dirname, join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { onTestFinished } from 'vitest';
 import { createTmux, type TmuxOps } from '../../src/tmux/operations.js';
 import { TmuxRunner } from '../../src/tmux/runner.js';
+import { makeSandboxDirs, sandboxEnv } from './sandbox-env.mjs';
 import { waitFor } from './wait-for.js';
 
 export const fixturesBin = fileURLToPath(new URL('../fixtures/bin', import.meta.url));
@@ -60,36 +62,10 @@ export interface Sandbox {
 export async function createSandbox(): Promise<Sandbox> {
   const dir = await realpath(await mkdtemp(join(tmpdir(), 'fleetcom-it-')));
   const p = (...parts: string[]) => join(dir, ...parts);
+  makeSandboxDirs(dir);
   const home = p('home');
-  await mkdir(home, { mode: 0o700 });
-  await mkdir(p('xdg-runtime'), { mode: 0o700 });
-  await mkdir(p('home', '.config'), { recursive: true });
-  await mkdir(p('home', '.cache'), { recursive: true });
-  await mkdir(p('tmp'), { mode: 0o700 });
   const socket = p('tmux.sock');
-  const env: Record<string, string> = {
-    PATH: [fixturesBin, dirname(process.execPath), '/usr/local/bin', '/usr/bin', '/bin'].join(':'),
-    HOME: home,
-    USER: userInfo().username,
-    LOGNAME: userInfo().username,
-    SHELL: '/bin/sh',
-    TERM: 'xterm-256color',
-    LANG: 'C.UTF-8',
-    TMPDIR: p('tmp'),
-    TMUX_TMPDIR: p('tmp'),
-    XDG_RUNTIME_DIR: p('xdg-runtime'),
-    XDG_CONFIG_HOME: p('home', '.config'),
-    XDG_CACHE_HOME: p('home', '.cache'),
-    XDG_DATA_HOME: p('home', '.local', 'share'),
-    XDG_STATE_HOME: p('home', '.local', 'state'),
-    CLAUDE_CONFIG_DIR: p('home', '.claude'),
-    CODEX_HOME: p('home', '.codex'),
-    GROK_HOME: p('home', '.grok'),
-    // Not created: fleetcom creates (and chmods) its own runtime dir.
-    FLEETCOM_RUNTIME_DIR: p('fleetcom-run'),
-    FLEETCOM_CONFIG_DIR: p('home', '.config', 'fleetcom'),
-    FAKE_AGENT_LOG: p('agents.log'),
-  };
+  const env: Record<string, string> = { ...sandboxEnv(dir, fixturesBin), FAKE_AGENT_LOG: p('agents.log') };
   const runner = new TmuxRunner({ socketPath: socket, configFile: '/dev/null', env });
   const ops = createTmux(runner);
   let cleaned = false;
