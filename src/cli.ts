@@ -68,15 +68,12 @@ function report(error: unknown, deps: Deps): number {
   }
   if (deps.env.FLEETCOM_DEBUG === '1' && error instanceof Error) deps.stderr.write(`${error.stack}\n`);
   if (error instanceof ReportedError) return error.exitCode;
-  // FleetError and the typed errors of src/tmux, src/capture and src/sessions carry exit codes.
-  const code = error instanceof FleetError ? error.exitCode : (error as { exitCode?: unknown } | null)?.exitCode;
-  if (typeof code === 'number') {
-    deps.stderr.write(`fleetcom: ${errorMessage(error)}\n`);
-    if (code === 2) deps.stderr.write(`try 'fleetcom --help'\n`);
-    return code;
-  }
+  // Every error fleetcom raises on purpose is a FleetError with its exit code; anything else
+  // is a failure (1).
+  const code = error instanceof FleetError ? error.exitCode : 1;
   deps.stderr.write(`fleetcom: ${errorMessage(error)}\n`);
-  return 1;
+  if (code === 2) deps.stderr.write(`try 'fleetcom --help'\n`);
+  return code;
 }
 
 

@@ -1,12 +1,14 @@
 // One error base carrying its exit code (product.md §2): 1 failure, 2 usage, 3 no fleet; and
 // how a failed file-system call reads in a message.
 
+/** Every error fleetcom raises on purpose; the CLI prints its message and exits with its code. */
 export class FleetError extends Error {
   constructor(
     message: string,
     readonly exitCode: number = 1,
+    options?: ErrorOptions,
   ) {
-    super(message);
+    super(message, options);
     this.name = new.target.name;
   }
 }

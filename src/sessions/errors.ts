@@ -1,16 +1,8 @@
-// Typed errors of the session store. Each carries the process exit code the CLI maps it to
-// (product.md §2: 1 failure, 2 usage), so `main` can keep one catch.
+// Typed errors of the session store, on the one error base (1 failure, 2 usage).
+import { FleetError } from '../errors.js';
 
 /** Base of every error raised by src/sessions. */
-export class SessionError extends Error {
-  readonly exitCode: number;
-
-  constructor(message: string, exitCode = 1, options?: ErrorOptions) {
-    super(message, options);
-    this.name = new.target.name;
-    this.exitCode = exitCode;
-  }
-}
+export class SessionError extends FleetError {}
 
 /** A session name or argument the user got wrong (empty name): exit 2. */
 export class SessionUsageError extends SessionError {

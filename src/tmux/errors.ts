@@ -1,9 +1,9 @@
-// Typed tmux errors. Each carries `exitCode = 1` (tmux missing or failing is a failure, not a
-// usage error) so the CLI's single catch can map it without knowing tmux.
+// Typed tmux errors, on the one error base with exit code 1 (tmux missing or failing is a
+// failure), so the CLI's single catch maps them without knowing tmux.
+import { FleetError } from '../errors.js';
 
 /** A tmux command ran and failed; names the subcommand(s) and tmux's own stderr. */
-export class TmuxError extends Error {
-  readonly exitCode = 1;
+export class TmuxError extends FleetError {
   /** `new-window`, or `new-window; set-option` for a sequence. */
   readonly subcommand: string;
   /** tmux's stderr, trimmed (may be empty). */
@@ -16,7 +16,6 @@ export class TmuxError extends Error {
   constructor(subcommand: string, stderr: string, tmuxExitCode: number | null, stdout = '') {
     const detail = stderr.trim() === '' ? `exited with status ${tmuxExitCode ?? 'unknown'}` : stderr.trim();
     super(`tmux ${subcommand} failed: ${detail}`);
-    this.name = 'TmuxError';
     this.subcommand = subcommand;
     this.stderr = stderr.trim();
     this.tmuxExitCode = tmuxExitCode;
@@ -30,21 +29,17 @@ export class TmuxError extends Error {
 }
 
 /** The `tmux` executable is not on PATH. */
-export class TmuxMissingError extends Error {
-  readonly exitCode = 1;
+export class TmuxMissingError extends FleetError {
   constructor() {
     super('tmux not found — install tmux 3.2 or newer');
-    this.name = 'TmuxMissingError';
   }
 }
 
 /** `tmux -V` reports a version older than fleetcom supports. */
-export class TmuxTooOldError extends Error {
-  readonly exitCode = 1;
+export class TmuxTooOldError extends FleetError {
   readonly found: string;
   constructor(found: string, minimum: string) {
     super(`${found} is too old — fleetcom needs tmux ${minimum} or newer`);
-    this.name = 'TmuxTooOldError';
     this.found = found;
   }
 }
