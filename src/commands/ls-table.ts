@@ -1,14 +1,14 @@
 // The human table of `fleetcom ls`. Pure.
 import type { LsRecord } from '../control/protocol.js';
+import { glyphFor, TAGGED_GLYPH } from '../fleet/glyphs.js';
 import { alignColumns } from './columns.js';
-
-const GLYPH = { running: '✻', idle: '∙' } as const;
 
 export function formatTaskTable(tasks: readonly LsRecord[], home: string | undefined): string {
   if (tasks.length === 0) return 'no tasks (add one with: fleetcom run -- CMD)\n';
   const rows = tasks.map((t) => [
     String(t.id),
-    `${t.state === 'exited' ? (t.exitStatus === 0 ? '✓' : '✗') : GLYPH[t.state]}${t.tagged ? '◆' : ''}`,
+    // The attention has its own column here.
+    `${glyphFor(t.state, t.exitStatus)}${t.tagged ? TAGGED_GLYPH : ''}`,
     t.name ?? t.command ?? `task ${t.id}`,
     home && (t.cwd === home || t.cwd.startsWith(`${home}/`)) ? `~${t.cwd.slice(home.length)}` : t.cwd,
     t.attention ?? '-',

@@ -1,7 +1,8 @@
 // What the dashboard shows, as plain data: one Row per task, the grouping of rows into
 // sections, the finder's filter, and the UI state the keys change. Pure.
 import { attentionText } from '../fleet/notify.js';
-import { ATTENTION_GLYPHS, labelOf, taskState, type Task, type TaskState } from '../fleet/task.js';
+import { glyphFor } from '../fleet/glyphs.js';
+import { labelOf, taskState, type Task, type TaskState } from '../fleet/task.js';
 import { needsYouOrder, type Attention, type AttentionState } from '../harness/index.js';
 import { abbreviateDir } from '../sessions/names.js';
 import { UNASSIGNED_GROUP } from '../sessions/recipe.js';
@@ -107,9 +108,7 @@ export function latestLine(screen: string): string {
 }
 
 export function glyphOf(row: Pick<Row, 'state' | 'exitStatus' | 'attention'>): string {
-  if (row.state === 'exited') return row.exitStatus === 0 ? '✓' : '✗';
-  if (row.attention !== null) return ATTENTION_GLYPHS[row.attention];
-  return row.state === 'idle' ? '∙' : '✻';
+  return glyphFor(row.state, row.exitStatus, row.attention);
 }
 
 export function matches(row: Row, text: string): boolean {

@@ -7,6 +7,8 @@
 //   › ✻◆ claude          ● Edited src/api.ts                          3s
 //     ✻  npm run dev     ready in 412 ms                              1m
 import { cellWidth, fit, fitRight } from './cells.js';
+import { TAGGED_GLYPH } from '../fleet/glyphs.js';
+import { formatAge } from '../format-age.js';
 import { glyphOf, shownSections, selectedRow, type Mode, type Row, type Ui } from './model.js';
 
 export type LineStyle = 'plain' | 'header' | 'title' | 'selected' | 'status' | 'waiting' | 'permission';
@@ -45,14 +47,6 @@ export const HELP: readonly string[] = [
   'Press any key to close this help.',
 ];
 
-export function formatAge(ms: number): string {
-  const s = Math.floor(ms / 1000);
-  if (s < 60) return `${s}s`;
-  if (s < 3600) return `${Math.floor(s / 60)}m`;
-  if (s < 48 * 3600) return `${Math.floor(s / 3600)}h`;
-  return `${Math.floor(s / 86400)}d`;
-}
-
 export function headerCounts(rows: readonly Row[]): string {
   const count = (state: Row['state']) => rows.filter((r) => r.state === state).length;
   return `${count('running')} running · ${count('idle')} idle · ${count('exited')} done`;
@@ -66,7 +60,7 @@ function spread(left: string, right: string, width: number): string {
 }
 
 function rowLine(row: Row, selected: boolean, labelWidth: number, width: number): string {
-  const prefix = `${selected ? '›' : ' '} ${glyphOf(row)}${row.tagged ? '◆' : ' '} `;
+  const prefix = `${selected ? '›' : ' '} ${glyphOf(row)}${row.tagged ? TAGGED_GLYPH : ' '} `;
   const age = ` ${fitRight(formatAge(row.ageMs), 3)}`;
   const middle = width - cellWidth(prefix) - cellWidth(age);
   if (middle < 1) return fit(prefix + row.label, width);

@@ -2,6 +2,7 @@
 // state.json never holds environments.
 import type { Attention, HarnessName, RunEvidence } from '../harness/index.js';
 import { escapeStyle, windowLabel } from '../tmux/format.js';
+import { glyphFor } from './glyphs.js';
 
 export type TaskState = 'running' | 'idle' | 'exited';
 
@@ -92,11 +93,6 @@ export function windowName(task: Task, now: number, idleMs = IDLE_AFTER_MS, atte
   return escapeStyle(`${stateGlyph(task, now, idleMs, attention)} ${windowLabel(labelOf(task))}`);
 }
 
-export const ATTENTION_GLYPHS: Record<Attention, string> = { working: '✻', waiting: '❯', permission: '⚑' };
-
 export function stateGlyph(task: Task, now: number, idleMs = IDLE_AFTER_MS, attention: Attention | null = null): string {
-  const state = taskState(task, now, idleMs);
-  if (state === 'exited') return task.exitStatus === 0 ? '✓' : '✗';
-  if (attention !== null) return ATTENTION_GLYPHS[attention];
-  return state === 'idle' ? '∙' : '✻';
+  return glyphFor(taskState(task, now, idleMs), task.exitStatus, attention);
 }

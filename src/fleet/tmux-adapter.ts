@@ -5,6 +5,7 @@ import { setWindowOption, setWindowOptions, showGlobalEnvironment, unsetWindowOp
 import { capturePane, listPanes, livePanePids, type PaneRecord } from '../tmux/panes.js';
 import type { TmuxRun } from '../tmux/runner.js';
 import { killWindow, newWindows, renameWindow, renameWindows, respawnPane, showWindow } from '../tmux/windows.js';
+import { LEADING_GLYPH } from './glyphs.js';
 import type { FleetTmux, PaneInfo } from './tmux-port.js';
 import { SPEC_CHARS, SPEC_OPTION } from './window-spec.js';
 
@@ -37,7 +38,7 @@ export function fleetTmux(tmux: TmuxRun, sessionId: string): FleetTmux {
           task: p.fleetcomTask === null ? null : String(p.fleetcomTask),
           run: p.fleetcomRun === null ? null : String(p.fleetcomRun),
           socket: p.fleetcomSocket,
-          windowName: p.windowName.replace(/^[✻∙✓✗◆❯⚑] /u, '').replaceAll('##', '#'),
+          windowName: p.windowName.replace(LEADING_GLYPH, '').replaceAll('##', '#'),
         }),
       ),
     livePanePids: (paneIds) => livePanePids(tmux, paneIds),
