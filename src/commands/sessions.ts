@@ -2,6 +2,7 @@
 import path from 'node:path';
 import type { Deps } from '../deps.js';
 import { listSessions, type SessionListing } from '../sessions/index.js';
+import { formatAge } from '../format-age.js';
 import { sessionDirOf } from './recipe-io.js';
 
 /** `sessions --json`: one document, stable camelCase keys. */
@@ -19,15 +20,6 @@ export function sessionsJson(listing: SessionListing): unknown {
       error: r.error,
     })),
   };
-}
-
-/** `5s`, `3m`, `2h`, `4d`. */
-export function formatAge(ms: number): string {
-  const s = Math.max(0, Math.floor(ms / 1000));
-  if (s < 60) return `${s}s`;
-  if (s < 3600) return `${Math.floor(s / 60)}m`;
-  if (s < 86_400) return `${Math.floor(s / 3600)}h`;
-  return `${Math.floor(s / 86_400)}d`;
 }
 
 /** `YYYY-MM-DD HH:MM` in UTC, like the snapshot labels. */

@@ -13,7 +13,7 @@ import { selectWindow } from '../tmux/windows.js';
 import { fit } from './cells.js';
 import type { Action } from './keys.js';
 import type { LoadChoice } from './model.js';
-import { formatAge } from './view.js';
+import { formatAge } from '../format-age.js';
 
 /** What the fleet loop hands the dashboard (fleet-ui.ts). */
 export type ActionDeps = FleetUiContext;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { runSave } from '../../src/commands/save.js';
 import { countResumable, savedMessage } from '../../src/fleet/fleet-recipe.js';
 import { snapshotArg } from '../../src/commands/load.js';
-import { formatAge, formatSessions, sessionsJson } from '../../src/commands/sessions.js';
+import { formatSessions, sessionsJson } from '../../src/commands/sessions.js';
 import type { Deps } from '../../src/deps.js';
 import { UsageError } from '../../src/errors.js';
 import { fleetRecipe } from '../../src/fleet/fleet-recipe.js';
@@ -91,9 +91,5 @@ describe('sessions output', () => {
         modified: '2026-11-29T19:40:00.000Z', closed: true, pid: 4242, startedAt: '2026-11-29T19:30:05.000Z', error: null,
       }],
     });
-  });
-
-  it.each([[0, '0s'], [59_999, '59s'], [60_000, '1m'], [3_600_000, '1h'], [86_400_000 * 3, '3d'], [-5, '0s']])('age %i ms is %s', (ms, text) => {
-    expect(formatAge(ms)).toBe(text);
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { cellWidth } from '../../src/dashboard/cells.js';
 import { latestLine, rowOf } from '../../src/dashboard/model.js';
-import { formatAge, render, type Frame } from '../../src/dashboard/view.js';
+import { render, type Frame } from '../../src/dashboard/view.js';
 import type { Task } from '../../src/fleet/task.js';
 import { NO_ATTENTION } from '../../src/harness/index.js';
 import { fleet, HOME, row, ui } from './rows.js';
@@ -137,9 +137,5 @@ describe('row data', () => {
     const job = { id: 'ca7b8c43', sessionId: null, from: null, alive: true, home: '/h', program: 'claude' };
     expect(rowOf({ ...base, parkedJob: job } as unknown as Task, 4_000, '1 agent will keep running', NO_ATTENTION).line).toBe('⇢ parked as job ca7b8c43 (rerun attaches) · 1 agent will keep running');
     expect(rowOf({ ...base, parkedJob: { ...job, alive: false } } as unknown as Task, 4_000, 'x', NO_ATTENTION).line).toBe('x');
-  });
-
-  it.each([[0, '0s'], [59_999, '59s'], [60_000, '1m'], [3_599_000, '59m'], [7_200_000, '2h'], [3 * 86_400_000, '3d']])('formats %i ms as %s', (ms, text) => {
-    expect(formatAge(ms)).toBe(text);
   });
 });
