@@ -11,7 +11,7 @@ import { startFleet, type Fleet } from '../helpers/fleet.js';
 import { seededRandom } from '../helpers/hostile-text.js';
 import { mountNamespace } from '../helpers/mount-ns.js';
 import { typeLine, waitForText } from '../helpers/pane.js';
-import { useSandbox, type Sandbox } from '../helpers/sandbox.js';
+import { processAlive, useSandbox, type Sandbox } from '../helpers/sandbox.js';
 import { killSupervisor, supervisorPid, upAgain } from '../helpers/supervisor.js';
 import { waitFor } from '../helpers/wait-for.js';
 import { recoveryDir, sessionsDir } from '../sessions/kit.js';
@@ -189,14 +189,7 @@ describe('fault matrix', () => {
     }, { what: 'a snapshot naming every task and conversation' });
     const pid = await supervisorPid(sb, fleet.supervisorPane);
     await sb.tmux('kill-server');
-    await waitFor(() => {
-      try {
-        process.kill(pid, 0);
-        return false;
-      } catch {
-        return true;
-      }
-    }, { what: 'the supervisor to end with its server' });
+    await waitFor(() => !processAlive(pid), { what: 'the supervisor to end with its server' });
     const fresh = await startFleet(sb);
     const recovered = await fresh.cli('recover');
     expect(recovered.exitCode).toBe(0);

@@ -103,8 +103,8 @@ export async function createSandbox(): Promise<Sandbox> {
       await ops.killServer();
       const agentPids = (await sandbox.agentStarts()).map((a) => a.pid);
       const pids = [...panePids.split('\n').map(Number), ...agentPids].filter((pid) => pid > 1);
-      await waitFor(() => pids.every((pid) => !alive(pid)), { what: 'the sandbox processes to end', timeout: 10_000 }).catch(() => {
-        for (const pid of pids.filter(alive)) process.kill(pid, 'SIGKILL');
+      await waitFor(() => pids.every((pid) => !processAlive(pid)), { what: 'the sandbox processes to end', timeout: 10_000 }).catch(() => {
+        for (const pid of pids.filter(processAlive)) process.kill(pid, 'SIGKILL');
       });
       // A supervisor that got SIGHUP from the dying server may still write its last files
       // (state, recovery snapshot) for a moment: retry instead of failing on ENOTEMPTY.
@@ -114,8 +114,8 @@ export async function createSandbox(): Promise<Sandbox> {
   return sandbox;
 }
 
-/** The process exists and is not a zombie. */
-function alive(pid: number): boolean {
+/** The process exists and is not a zombie (one that has ended but is not reaped yet). */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
   } catch (e) {

@@ -6,18 +6,9 @@ import { recoveryFileName } from '../../src/sessions/names.js';
 import { describe, expect, it } from 'vitest';
 import { startFleet } from '../helpers/fleet.js';
 import { waitForText } from '../helpers/pane.js';
-import { useSandbox } from '../helpers/sandbox.js';
+import { processAlive, useSandbox } from '../helpers/sandbox.js';
 import { waitFor } from '../helpers/wait-for.js';
 import { exitAgent, readDoc, recoveryDir, snapshots, spawnIn, startsAfter, talk, tilde } from './kit.js';
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe('fleetcom recover', () => {
   it('brings every agent back into its own conversation after the tmux server was killed', async () => {
@@ -55,7 +46,7 @@ describe('fleetcom recover', () => {
 
     const supervisor = Number.parseInt(await readFile(join(sb.env.FLEETCOM_RUNTIME_DIR!, 'lock'), 'utf8'), 10);
     await sb.tmux('kill-server');
-    await waitFor(() => !alive(supervisor), { what: `the supervisor (pid ${supervisor}) to exit` });
+    await waitFor(() => !processAlive(supervisor), { what: `the supervisor (pid ${supervisor}) to exit` });
     const crashed = await readDoc(join(recoveryDir(sb), snapshot!));
     expect(crashed.closed).toBeUndefined();
     expect(crashed.dirs).toEqual(expected);
