@@ -61,9 +61,9 @@ describe('ensureSafeDir', () => {
     expect(() => ensureSafeDir(tmp, (process.getuid?.() ?? 0) + 1)).toThrow(/is owned by uid \d+, not by you/);
   });
 
-  it('says which directory cannot be created', () => {
+  it('says which directory cannot be looked at, and why', () => {
     writeFileSync(join(tmp, 'plain'), '');
-    expect(() => ensureSafeDir(join(tmp, 'plain', 'x'))).toThrow(`cannot use ${join(tmp, 'plain', 'x')}: cannot be created (ENOTDIR)`);
+    expect(() => ensureSafeDir(join(tmp, 'plain', 'x'))).toThrow(`cannot use ${join(tmp, 'plain', 'x')}: cannot be inspected (ENOTDIR)`);
   });
 });
 
@@ -77,7 +77,7 @@ describe('makePrivateDirs', () => {
 
   it('throws UnsafeDirError naming the directory when a parent is a file', () => {
     writeFileSync(join(tmp, 'f'), '');
-    expect(() => makePrivateDirs(join(tmp, 'f', 'd'))).toThrow(UnsafeDirError);
+    expect(() => makePrivateDirs(join(tmp, 'f', 'd'))).toThrow(new UnsafeDirError(join(tmp, 'f', 'd'), 'cannot be created (ENOTDIR)'));
   });
 });
 
