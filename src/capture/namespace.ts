@@ -50,7 +50,6 @@ export interface InstallOptions {
 }
 
 const NONCE = /^[0-9a-f]{12}$/;
-const DIR_FLAGS = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
 
 /**
  * Make sure the root is usable, then create a fresh `<root>/<pid>-<nonce>` (0700) holding

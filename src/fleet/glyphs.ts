@@ -2,7 +2,9 @@
 // One table, so the three agree and a window name read back loses exactly the mark it was given.
 // Type-only imports: `ls` loads this without the fleet's code.
 import type { Attention } from '../harness/index.js';
-import type { TaskState } from './task.js';
+
+/** What a task is doing, as taskState (task.ts) tells it from its record and the clock. */
+export type TaskState = 'running' | 'idle' | 'exited';
 
 export const STATE_GLYPHS = { running: '✻', idle: '∙', succeeded: '✓', failed: '✗' } as const;
 

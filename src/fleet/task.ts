@@ -2,9 +2,7 @@
 // state.json never holds environments.
 import type { Attention, HarnessName, RunEvidence } from '../harness/index.js';
 import { escapeStyle, windowLabel } from '../tmux/format.js';
-import { glyphFor } from './glyphs.js';
-
-export type TaskState = 'running' | 'idle' | 'exited';
+import { glyphFor, type TaskState } from './glyphs.js';
 
 /** What state.json keeps of a task, plus run bookkeeping. */
 export interface TaskRecord {

@@ -16,7 +16,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['fleet', 'doctor', 'config', 'completion'],
   ['control', 'capture', 'sessions', 'ownership'],
   ['harness', 'tmux'],
-  ['deps.ts', 'errors.ts', 'paths.ts', 'fs-safety.ts'],
+  ['deps.ts', 'errors.ts', 'paths.ts', 'fs-safety.ts', 'format-age.ts'],
 ];
 
 function sourceFiles(dir: string): string[] {
