@@ -15,6 +15,7 @@ import { displayMessage } from '../tmux/sessions.js';
 import { assertVersion } from '../tmux/version.js';
 import { adoptLeftTasks } from './adoption.js';
 import { CaptureWatchers } from './capture-watchers.js';
+import { downInOrder } from './down-order.js';
 import { fleetLog } from './fleet-log.js';
 import type { FleetUi, StartUi } from './fleet-ui.js';
 import { acquireLock, releaseLock } from './lock.js';
@@ -120,12 +121,13 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
     // No more reconciliations: one woken by the tasks' deaths below would write state.json again.
     wakeups?.stop();
     try {
-      await supervisor.stopAll(); // after the requests in flight
-      await recovery.close(true);
-      await tearDown(tmux, files, root, supervisor, [opts.rerunKey, opts.nextKey], log);
+      await downInOrder({
+        stopTasks: () => supervisor.stopAll(), // after the requests in flight
+        snapshot: recovery,
+        tearDown: () => tearDown(tmux, files, root, supervisor, [opts.rerunKey, opts.nextKey], log),
+      });
     } catch (error) {
       goingDown = null;
-      recovery.reopen();
       wakeups = startWakeups(tmux, files.socket, supervisor, log);
       log(`down did not finish: ${(error as Error).message}`);
       throw new FleetError(`down did not finish: ${(error as Error).message}; run fleetcom down again`);
