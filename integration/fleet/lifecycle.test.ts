@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startFleet } from '../helpers/fleet.js';
-import { waitForText } from '../helpers/pane.js';
+import { typeLine, waitForText } from '../helpers/pane.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { waitFor } from '../helpers/wait-for.js';
 
@@ -25,11 +25,15 @@ describe('task lifecycle', () => {
   it('joins several words as a shell would need them, and prints only the id', async () => {
     const sb = await useSandbox();
     const fleet = await startFleet(sb);
-    const r = await fleet.cli('run', '--', 'echo', 'a;b', "it's");
+    // The task prints its words, then waits for a line: tmux drops what a pane printed but it
+    // had not read yet when the process exits, so the text is read before the task ends.
+    const r = await fleet.cli('run', '--', 'sh', '-c', 'echo "$1 $2"; read line', 'sh', 'a;b', "it's");
     expect(r.stdout).toMatch(/^\d+\n$/);
-    const task = await fleet.waitTask(r.stdout.trim(), (t) => t.state === 'exited', 'exited');
-    expect(task.command).toBe(`echo 'a;b' 'it'\\''s'`);
-    await waitForText(sb, task.paneId, "a;b it's");
+    const running = await fleet.task(r.stdout.trim());
+    expect(running.command).toBe(`sh -c 'echo "$1 $2"; read line' sh 'a;b' 'it'\\''s'`);
+    await waitForText(sb, running.paneId, "a;b it's");
+    await typeLine(sb, running.paneId, 'done');
+    await fleet.waitTask(running.id, (t) => t.state === 'exited', 'exited');
   });
 
   it('refuses a missing cwd and leaves no half-made task', async () => {
