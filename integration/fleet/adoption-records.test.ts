@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { startFleet } from '../helpers/fleet.js';
 import { killSupervisor, upAgain } from '../helpers/supervisor.js';
 import { typeLine, waitForText } from '../helpers/pane.js';
-import { useSandbox } from '../helpers/sandbox.js';
+import { useSandbox, type Sandbox } from '../helpers/sandbox.js';
+import { waitFor } from '../helpers/wait-for.js';
 import { talk } from '../sessions/kit.js';
 
 describe('adoption without state.json', () => {
@@ -62,6 +63,25 @@ describe('adoption without state.json', () => {
     expect((await fleet.task(codex.id)).command).toBe(`codex resume '${codexId}'`);
     const next = await fleet.run('true');
     expect(Number(next)).toBe(web.id + 1);
+  });
+
+  it.each([
+    ['made, its record (too big to ride along) not set yet', async (window: string, sb: Sandbox) => void (await sb.tmux('set-option', '-wu', '-t', window, '@fleetcom-spec'))],
+    ["rerun: its new run set, not yet that run's record", async (window: string, sb: Sandbox) => void (await sb.tmux('set-option', '-w', '-t', window, '@fleetcom-run', '1'))],
+  ])('never trusts a window left between two tmux calls by a crash (%s) when state.json is lost', async (_, crash) => {
+    const sb = await useSandbox();
+    const fleet = await startFleet(sb);
+    const marker = join(sb.dir, 'ran');
+    const task = await fleet.task(await fleet.run('sh', '-c', `sleep 600 # ${'x'.repeat(2_100)}; touch ${marker}`));
+    // The record of the first run follows the window in a second tmux call.
+    await waitFor(async () => (await sb.tmux('show-options', '-wqv', '-t', task.windowId, '@fleetcom-spec')).trim() !== '', { what: "the window's record" });
+    await killSupervisor(sb, fleet);
+    await crash(task.windowId, sb);
+    await rm(join(sb.env.FLEETCOM_RUNTIME_DIR!, 'state.json'));
+    const pane = await upAgain(sb, fleet);
+    expect(await fleet.task(task.id)).toMatchObject({ command: null, harness: null, resumeCommand: null });
+    await waitForText(sb, pane, 'adopted as an unknown task');
+    expect((await fleet.cli('save', '--stdout')).stdout).not.toContain('sleep 600');
   });
 
   it('adopts a window that carries no record as unknown: never rerun, never saved, and says so', async () => {

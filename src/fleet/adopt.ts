@@ -36,7 +36,7 @@ export function adoptTasks(
       tasks.push({ ...current, ...common, lastOutputAt: Math.max(current.spawnedAt, pane.activity) });
       continue;
     }
-    const spec = decodeSpec(input.specs.get(pane.windowId), id);
+    const spec = decodeSpec(input.specs.get(pane.windowId), id, run);
     const fresh = { run, exitStatus: null, exitHint: null, killed: false, endedAt: null, ...common };
     if (spec) {
       const { v: _version, ...fields } = spec;

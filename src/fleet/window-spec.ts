@@ -4,6 +4,9 @@
 // The value is base64url of JSON: no `#` for tmux to expand, no separator, newline or `;` that
 // could shift a field of a query, whatever the command or name holds. Read back it is
 // untrusted like any tmux value: schema-checked, and a value that does not decode is no record.
+// It names its task and run: a record too big to ride along in the call that makes the window
+// or starts a rerun is set in a later call, and a crash in between leaves a window without
+// one (an unknown task) or with its previous run's, which must not pass for the new run.
 import { z } from 'zod';
 import { taskSchema } from './state-file.js';
 import type { TaskRecord } from './task.js';
@@ -11,34 +14,34 @@ import type { TaskRecord } from './task.js';
 export const SPEC_OPTION = '@fleetcom-spec';
 /** Every character an encoded spec can hold (base64url). */
 export const SPEC_CHARS = /^[A-Za-z0-9_-]+$/;
-const SPEC_VERSION = 1;
+const SPEC_VERSION = 2;
 /** Held conversation ids kept on the window: the newest few are all a resume ever needs. */
 const HELD_KEPT = 8;
 
 const specSchema = taskSchema
   .pick({
-    id: true, cwd: true, name: true, group: true, tagged: true, harness: true, pinnedId: true, targetId: true,
+    id: true, run: true, cwd: true, name: true, group: true, tagged: true, harness: true, pinnedId: true, targetId: true,
     captureFile: true, home: true, spawnedAt: true, exitHint: true, everHeld: true,
   })
   .extend({ v: z.literal(SPEC_VERSION), command: z.string() });
 
 export type WindowSpecRecord = z.infer<typeof specSchema>;
 
-type SpecFields = Pick<TaskRecord, 'id' | 'cwd' | 'name' | 'group' | 'tagged' | 'harness' | 'pinnedId' | 'targetId' | 'captureFile' | 'home' | 'spawnedAt' | 'exitHint' | 'everHeld'> & {
+type SpecFields = Pick<TaskRecord, 'id' | 'run' | 'cwd' | 'name' | 'group' | 'tagged' | 'harness' | 'pinnedId' | 'targetId' | 'captureFile' | 'home' | 'spawnedAt' | 'exitHint' | 'everHeld'> & {
   command: string;
 };
 
 export function encodeSpec(task: SpecFields): string {
-  const { id, command, cwd, name, group, tagged, harness, pinnedId, targetId, captureFile, home, spawnedAt, exitHint } = task;
+  const { id, run, command, cwd, name, group, tagged, harness, pinnedId, targetId, captureFile, home, spawnedAt, exitHint } = task;
   const spec: WindowSpecRecord = {
-    v: SPEC_VERSION, id, command, cwd, name, group, tagged, harness, pinnedId, targetId, captureFile, home, spawnedAt, exitHint,
+    v: SPEC_VERSION, id, run, command, cwd, name, group, tagged, harness, pinnedId, targetId, captureFile, home, spawnedAt, exitHint,
     everHeld: task.everHeld.slice(-HELD_KEPT),
   };
   return Buffer.from(JSON.stringify(spec), 'utf8').toString('base64url');
 }
 
-/** The record a window carries for task `id`, or null (absent, malformed, or another task's). */
-export function decodeSpec(value: string | null | undefined, id: number): WindowSpecRecord | null {
+/** The record a window carries for run `run` of task `id`, or null (absent, malformed, or another task's or run's). */
+export function decodeSpec(value: string | null | undefined, id: number, run: number): WindowSpecRecord | null {
   if (!value || !SPEC_CHARS.test(value)) return null;
   let json: unknown;
   try {
@@ -47,7 +50,7 @@ export function decodeSpec(value: string | null | undefined, id: number): Window
     return null;
   }
   const parsed = specSchema.safeParse(json);
-  return parsed.success && parsed.data.id === id ? parsed.data : null;
+  return parsed.success && parsed.data.id === id && parsed.data.run === run ? parsed.data : null;
 }
 
 /** A spec up to this size rides along in the tmux call that makes the window; a bigger one follows in its own call. */

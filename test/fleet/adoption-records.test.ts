@@ -8,7 +8,7 @@ import type { PaneInfo } from '../../src/fleet/tmux-port.js';
 import { decodeSpec, encodeSpec, WindowSpecs } from '../../src/fleet/window-spec.js';
 
 const record = {
-  id: 3, command: "claude --model 'x'", cwd: '/w/a b', name: '#web; x\u241e', group: 'g\n1', tagged: true, harness: 'claude' as const,
+  id: 3, run: 2, command: "claude --model 'x'", cwd: '/w/a b', name: '#web; x\u241e', group: 'g\n1', tagged: true, harness: 'claude' as const,
   pinnedId: '2d8f1c4e-3b7a-4c9e-8f1a-5b6c7d8e9f01', targetId: null, captureFile: '/cap/3-0.json', home: '/h', spawnedAt: 1000,
   exitHint: null, everHeld: ['a', 'b'],
 };
@@ -26,7 +26,7 @@ describe('the record a task window carries', () => {
   it('round-trips every field, whatever the name and command hold, in characters tmux leaves alone', () => {
     const spec = encodeSpec({ ...record, everHeld: Array.from({ length: 20 }, (_, i) => `id${i}`) });
     expect(spec).toMatch(/^[A-Za-z0-9_-]+$/);
-    const back = decodeSpec(spec, 3);
+    const back = decodeSpec(spec, 3, 2);
     expect(back).toMatchObject({ command: record.command, cwd: record.cwd, name: record.name, group: record.group, harness: 'claude' });
     expect(back?.everHeld).toHaveLength(8);
   });
@@ -37,11 +37,25 @@ describe('the record a task window carries', () => {
     ['JSON of another shape', Buffer.from('{"command":"touch /tmp/x"}').toString('base64url')],
     ['not JSON', Buffer.from('{"v":1,').toString('base64url')],
   ])('is no record when it is %s', (_, value) => {
-    expect(decodeSpec(value, 3)).toBeNull();
+    expect(decodeSpec(value, 3, 2)).toBeNull();
   });
 
   it("is no record for another task's window", () => {
-    expect(decodeSpec(encodeSpec(record), 4)).toBeNull();
+    expect(decodeSpec(encodeSpec(record), 4, 2)).toBeNull();
+  });
+
+  it("is no record for another run of its task (a rerun's new record not set yet)", () => {
+    expect(decodeSpec(encodeSpec(record), 3, 3)).toBeNull();
+  });
+
+  it('rides along in the call that makes the window up to 2 KiB; a bigger one waits for a later call', () => {
+    const specs = new WindowSpecs();
+    const small = { ...record, windowId: '' };
+    const big = { ...record, id: 4, windowId: '', command: `sleep 600 # ${'x'.repeat(2_048)}` };
+    expect(specs.inline(small)).toBe(encodeSpec(small));
+    expect(specs.inline(big)).toBeNull();
+    // Once tmux made its window, the next fleet change sets it (the small one is set already).
+    expect(specs.changes([{ ...small, windowId: '@3' }, { ...big, windowId: '@4' }])).toEqual([['@4', '@fleetcom-spec', encodeSpec(big)]]);
   });
 
   it('is set again only when it changed, and never for a task with no command or no window', () => {
@@ -66,6 +80,23 @@ describe('adoption', () => {
     const { tasks, warnings } = adoptTasks([pane()], null, input({}));
     expect(tasks[0]).toMatchObject({ id: 3, command: null, name: 'rm -rf ~', harness: null, cwd: '/adopter' });
     expect(warnings[0]).toContain('adopted as an unknown task');
+  });
+
+  it.each([
+    ['its window was made and the record, too big to ride along, not set yet', {}],
+    ["a rerun had set the window's new run but not yet its record", { '@4': encodeSpec({ ...record, run: 1 }) }],
+  ])('never trusts a window caught between two tmux calls (%s): unknown, not its old command', (_, specs) => {
+    const { tasks, warnings } = adoptTasks([pane()], null, input(specs));
+    expect(tasks[0]).toMatchObject({ id: 3, run: 2, command: null, harness: null, captureFile: null });
+    expect(warnings[0]).toContain('adopted as an unknown task');
+  });
+
+  it("takes state.json's record of the run the window holds over the window's own", () => {
+    const state = { version: 1 as const, tmuxSession: '$0', namespace: null, nextId: 9, tasks: [{ ...record, command: 'from state', windowId: '@4', paneId: '%7', exitStatus: null, killed: false, endedAt: null }] };
+    const { tasks, warnings, nextId } = adoptTasks([pane()], state, input({ '@4': encodeSpec(record) }));
+    expect(tasks[0]).toMatchObject({ command: 'from state', run: 2 });
+    expect(warnings).toEqual([]);
+    expect(nextId).toBe(9);
   });
 
   it("ignores windows of another fleet's socket", () => {

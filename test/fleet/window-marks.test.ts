@@ -39,7 +39,7 @@ describe("a task window's marks", () => {
     const [run, spec] = options as Array<[string, string, string]>;
     expect(run).toEqual(['@7', '@fleetcom-run', '2']);
     expect(spec?.[1]).toBe(SPEC_OPTION);
-    expect(decodeSpec(spec?.[2], 3)?.command).toBe("claude --resume 'x'");
+    expect(decodeSpec(spec?.[2], 3, 2)?.command).toBe("claude --resume 'x'");
   });
 
   it('carry the record in the new window, and set records again only for tasks that changed', async () => {
@@ -47,7 +47,7 @@ describe("a task window's marks", () => {
     const t = task();
     const window = m.window(t, launch, NOW);
     expect(window.windowOptions).toMatchObject({ '@fleetcom-task': '3', '@fleetcom-socket': '/run/s' });
-    expect(decodeSpec(window.windowOptions[SPEC_OPTION], 3)?.command).toBe('claude');
+    expect(decodeSpec(window.windowOptions[SPEC_OPTION], 3, 0)?.command).toBe('claude');
     expect(window.windowHooks).toEqual({ 'pane-died': 'hook' });
     m.syncRecords([t]);
     expect(calls).toEqual([]); // the window was made with it
