@@ -1,8 +1,9 @@
 // What adoption needs lives on each task window (`@fleetcom-*` options), so a lost or damaged
 // state.json loses nothing; a tagged window with no record at all is an unknown task that is
 // never run or saved by its name.
+import { existsSync } from 'node:fs';
 import { readFile, readdir, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startFleet } from '../helpers/fleet.js';
 import { killSupervisor, upAgain } from '../helpers/supervisor.js';
@@ -63,6 +64,27 @@ describe('adoption without state.json', () => {
     expect((await fleet.task(codex.id)).command).toBe(`codex resume '${codexId}'`);
     const next = await fleet.run('true');
     expect(Number(next)).toBe(web.id + 1);
+  });
+
+  it("watches the dead supervisor's capture folder when state.json is lost, and removes it on down", async () => {
+    const sb = await useSandbox();
+    const fleet = await startFleet(sb);
+    const claude = await fleet.task(await fleet.run('claude'));
+    await talk(sb, claude, 'claude', 'before the crash');
+    const first = (await fleet.waitTask(claude.id, (t) => t.idSource === 'capture', 'claude captured')).conversationId;
+    const namespace = dirname((await sb.agentStarts())[0]!.env.FLEETCOM_CAPTURE_FILE!);
+
+    await killSupervisor(sb, fleet);
+    await rm(join(sb.env.FLEETCOM_RUNTIME_DIR!, 'state.json'));
+    const pane = await upAgain(sb, fleet);
+    // The task still writes its captures into the dead supervisor's folder: the new one hears them.
+    await typeLine(sb, claude.paneId, '/clear');
+    await talk(sb, claude, 'claude', 'after the adoption');
+    const second = (await fleet.waitTask(claude.id, (t) => t.idSource === 'capture' && t.conversationId !== first, 'the new conversation')).conversationId;
+    await waitForText(sb, pane, `task ${claude.id} captured conversation ${second}`);
+
+    expect((await fleet.cli('down')).exitCode).toBe(0);
+    expect(existsSync(namespace)).toBe(false);
   });
 
   it.each([

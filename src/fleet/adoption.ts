@@ -1,7 +1,6 @@
 // Taking over the tasks a dead supervisor left on this tmux server, before any request is
 // served: read (adopt.ts decides), their paths checked (adopted-paths.ts), their attention
 // replayed quietly, and panes that died meanwhile scraped.
-import { existsSync } from 'node:fs';
 import type { RuntimeFiles } from '../paths.js';
 import type { TmuxRun } from '../tmux/runner.js';
 import { adoptTasks } from './adopt.js';
@@ -25,8 +24,8 @@ export async function adoptLeftTasks(
     socket: at.files.socket, env: at.env, cwd: at.cwd, now: at.now, specs: await windows.windowSpecs(),
   });
   for (const warning of adoption.warnings) at.log(`warning: ${warning}`);
-  const namespace = state?.namespace && existsSync(state.namespace) ? state.namespace : null;
-  await supervisor.adopt(trustedPaths({ tasks: adoption.tasks, nextId: adoption.nextId, namespace }, at.root, (w) => at.log(`warning: ${w}`)));
+  const claimed = { tasks: adoption.tasks, nextId: adoption.nextId, namespaces: state?.namespace ? [state.namespace] : [] };
+  await supervisor.adopt(trustedPaths(claimed, at.root, (w) => at.log(`warning: ${w}`)));
   if (adoption.tasks.length > 0) at.log(`adopted ${adoption.tasks.length} task(s)`);
   await supervisor.replayAttention(); // before the first reconciliation, which would notify
   await supervisor.settle(); // scrapes panes that died meanwhile

@@ -16,8 +16,8 @@ import { evidenceOf, type Task } from './task.js';
 export interface Adopted {
   tasks: readonly Task[];
   nextId: number;
-  /** The dead supervisor's capture namespace, when it still exists. */
-  namespace: string | null;
+  /** The capture namespaces the adopted tasks may still write into (dead supervisors'). */
+  namespaces: readonly string[];
 }
 
 export class Supervisor {
@@ -44,7 +44,7 @@ export class Supervisor {
   adopt(adopted: Adopted): Promise<void> {
     return this.enqueue(async () => {
       this.fleet.tasks.adopt(adopted.tasks, adopted.nextId);
-      if (adopted.namespace) this.fleet.namespaces.adopt(adopted.namespace);
+      for (const dir of adopted.namespaces) this.fleet.namespaces.adopt(dir);
     });
   }
 

@@ -67,7 +67,7 @@ async function fleet(diesAfter: number) {
     log: () => undefined, onChange: () => undefined,
   } as unknown as SupervisorDeps;
   const supervisor = new Supervisor(deps);
-  await supervisor.adopt({ tasks: [task()], nextId: 2, namespace: null });
+  await supervisor.adopt({ tasks: [task()], nextId: 2, namespaces: [] });
   const recovery = new RecoveryWriter({
     tasks: () => supervisor.recipe(), sessionDir, startedAt: new Date('2026-11-30T20:00:00Z'), pid: 4242, home: dir, log: () => undefined,
   });

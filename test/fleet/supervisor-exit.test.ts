@@ -36,7 +36,7 @@ async function supervisorWith(p: PaneInfo): Promise<{ s: Supervisor; task: Task;
     targetId: null, captureFile: null, home: '/nonexistent', spawnedAt: NOW - 60_000, windowId: '@1', paneId: '%1',
     exitHint: null, exitStatus: null, killed: false, endedAt: null, everHeld: [], env: {}, lastOutputAt: NOW, captured: null,
   };
-  await s.adopt({ tasks: [task], nextId: 2, namespace: null });
+  await s.adopt({ tasks: [task], nextId: 2, namespaces: [] });
   return { s, task, logs };
 }
 

@@ -40,7 +40,7 @@ async function fleet(panes: { current: PaneInfo[] }) {
     now: () => NOW, newId: () => '', log: () => undefined, onChange: () => undefined,
   } as unknown as SupervisorDeps;
   const supervisor = new Supervisor(deps);
-  await supervisor.adopt({ tasks: [task(1), task(2), task(3)], nextId: 4, namespace: null });
+  await supervisor.adopt({ tasks: [task(1), task(2), task(3)], nextId: 4, namespaces: [] });
   return { supervisor, watched: () => Object.fromEntries(supervisor.runningPids()) };
 }
 

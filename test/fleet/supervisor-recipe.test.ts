@@ -49,7 +49,7 @@ function rollout(home: string, id: string, cwd: string): void {
 
 async function withTasks(...tasks: Task[]): Promise<Supervisor> {
   const s = supervisor();
-  await s.adopt({ tasks, nextId: tasks.length + 1, namespace: null });
+  await s.adopt({ tasks, nextId: tasks.length + 1, namespaces: [] });
   return s;
 }
 
