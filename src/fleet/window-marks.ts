@@ -35,9 +35,12 @@ export class WindowMarks {
     return taskWindow(task, launch, { socket, paneDiedHook, now, spec: this.specs.inline(task) });
   }
 
-  /** The window says which run and command it holds before that run starts, so an adopter after a crash in between reads the truth. */
+  /**
+   * The window says which run and command it holds before that run starts, so an adopter after
+   * a crash in between reads the truth; both go in one tmux call unless they exceed one.
+   */
   async announceRun(task: Task): Promise<void> {
-    const spec = this.specs.inline(task);
+    const spec = this.specs.current(task);
     const run: [string, string, string] = [task.windowId, '@fleetcom-run', String(task.run)];
     await this.deps.tmux.setWindowOptions(spec ? [run, [task.windowId, SPEC_OPTION, spec]] : [run]);
   }

@@ -74,6 +74,17 @@ export class WindowSpecs {
     return spec;
   }
 
+  /**
+   * The spec for a window that exists, whatever its size (then recorded as given): no
+   * new-window shares its tmux call, so it can go with the rerun's run up to a whole call.
+   */
+  current(task: SpecTask): string | null {
+    if (task.command === null) return null;
+    const spec = encodeSpec({ ...task, command: task.command });
+    this.given.set(task.id, spec);
+    return spec;
+  }
+
   /** `[windowId, option, spec]` for each task with a window whose spec changed (now recorded as given). */
   changes(tasks: Iterable<SpecTask>): Array<[string, string, string]> {
     const out: Array<[string, string, string]> = [];

@@ -42,6 +42,18 @@ describe("a task window's marks", () => {
     expect(decodeSpec(spec?.[2], 3, 2)?.command).toBe("claude --resume 'x'");
   });
 
+  it("announce a rerun's record over 2 KiB with its run too, and a new window's only after it is made", async () => {
+    const { calls, marks: m } = marks();
+    const big = task({ run: 1, command: `sleep 600 # ${'x'.repeat(3_000)}` });
+    await m.announceRun(big);
+    expect((calls[0]![1] as Array<[string, string, string]>).map(([, option]) => option)).toEqual(['@fleetcom-run', SPEC_OPTION]);
+    expect(decodeSpec((calls[0]![1] as Array<[string, string, string]>)[1]![2], 3, 1)?.command).toBe(big.command);
+    const fresh = task({ id: 4, command: big.command });
+    expect(m.window(fresh, launch, NOW).windowOptions[SPEC_OPTION]).toBeUndefined();
+    m.syncRecords([fresh]);
+    expect(calls[1]).toEqual(['setWindowOptions', [['@7', SPEC_OPTION, expect.any(String)]]]);
+  });
+
   it('carry the record in the new window, and set records again only for tasks that changed', async () => {
     const { calls, marks: m } = marks();
     const t = task();
