@@ -1,7 +1,9 @@
 // Small structural checks whose result types are inferred, for replies read by client
 // commands: zod on that path costs every command its cold start (reply.ts says how much), so
 // these few combinators stand in for it there. Each check returns the value typed, or throws
-// a ShapeError naming the path of the first wrong field.
+// a ShapeError naming the path of the first wrong field. The resume core's flat checks of hook
+// payloads and store records are in harness/json-shape.ts.
+import { isJsonObject } from '../harness/json-shape.js';
 
 export class ShapeError extends Error {}
 
@@ -36,7 +38,7 @@ export function list<T>(check: Check<T>): Check<T[]> {
 
 export function record<T>(check: Check<T>): Check<Record<string, T>> {
   return (v, path = '') => {
-    if (!isObject(v)) return fail(path, 'an object', v);
+    if (!isJsonObject(v)) return fail(path, 'an object', v);
     return Object.fromEntries(Object.entries(v).map(([k, item]) => [k, check(item, `${path}.${k}`)]));
   };
 }
@@ -49,7 +51,7 @@ type Flat<T> = { [K in keyof T]: T[K] };
 /** An object with these keys (others are dropped, as zod's object does). */
 export function object<S extends Record<string, Check<unknown>>>(shape: S): Check<Flat<ObjectOf<S>>> {
   return (v, path = '') => {
-    if (!isObject(v)) return fail(path, 'an object', v);
+    if (!isJsonObject(v)) return fail(path, 'an object', v);
     const out: Record<string, unknown> = {};
     for (const [key, check] of Object.entries(shape)) {
       const value = check(v[key], path ? `${path}.${key}` : key);
@@ -57,8 +59,4 @@ export function object<S extends Record<string, Check<unknown>>>(shape: S): Chec
     }
     return out as Flat<ObjectOf<S>>;
   };
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
