@@ -45,6 +45,10 @@ describe('the bundled bin', () => {
   it.each([
     ['--version and --help', null],
     ['ls, run, kill, rm, tag, rename, group, rerun', 'src/commands/tasks.ts'],
+    ['save', 'src/commands/save.ts'],
+    ['load and recover', 'src/commands/load.ts'],
+    ['sessions', 'src/commands/sessions.ts'],
+    ['explain', 'src/commands/explain.ts'],
   ])('starts %s without zod, chokidar, the dashboard or the supervisor', (_label, entryPoint) => {
     const sources = loadedSources(entryPoint);
     expect(sources).toContain('src/cli.ts');
