@@ -15,8 +15,8 @@ interface Output {
 
 const meta = JSON.parse(readFileSync(join(repoRoot, 'dist', 'bundle-meta.json'), 'utf8')) as { outputs: Record<string, Output> };
 
-/** Every source file loaded before the command's code runs: static imports, transitively. */
-function loadedSources(entryPoint: string | null): string[] {
+/** Every source file loaded before the command's code runs: these chunks' static imports, transitively. */
+function loadedSources(...entryPoints: string[]): string[] {
   const seen = new Set<string>();
   const visit = (file: string): void => {
     if (seen.has(file)) return;
@@ -24,7 +24,7 @@ function loadedSources(entryPoint: string | null): string[] {
     for (const edge of meta.outputs[file]?.imports ?? []) if (edge.kind === 'import-statement' && !edge.external) visit(edge.path);
   };
   visit('dist/cli.js');
-  if (entryPoint !== null) {
+  for (const entryPoint of entryPoints) {
     const chunk = Object.keys(meta.outputs).find((file) => meta.outputs[file]?.entryPoint === entryPoint);
     expect(chunk, `a chunk for ${entryPoint}`).toBeDefined();
     visit(chunk as string);
@@ -32,31 +32,46 @@ function loadedSources(entryPoint: string | null): string[] {
   return [...seen].flatMap((file) => Object.keys(meta.outputs[file]?.inputs ?? {}));
 }
 
+/** What every command but `ls` loads first: commander and the command table. */
+const PROGRAM = 'src/commands/program.ts';
+
 const SUPERVISOR_ONLY = [/node_modules\/zod\//, /node_modules\/chokidar\//, /^src\/dashboard\//, /^src\/fleet\/supervisor/, /^src\/tmux\/runner/];
 
 describe('the bundled bin', () => {
   it('is dist/cli.js with the command modules as chunks loaded on demand', () => {
     const entry = meta.outputs['dist/cli.js'];
     expect(entry?.entryPoint).toBe('src/cli.ts');
-    const onDemand = entry?.imports.filter((edge) => edge.kind === 'dynamic-import').map((edge) => meta.outputs[edge.path]?.entryPoint);
-    expect(onDemand).toEqual(expect.arrayContaining(['src/commands/tasks.ts', 'src/commands/save.ts', 'src/commands/up.ts']));
+    const onDemand = (file: string | undefined) =>
+      (file === undefined ? [] : meta.outputs[file]?.imports ?? []).filter((edge) => edge.kind === 'dynamic-import').map((edge) => edge.path);
+    const entryOf = (file: string) => meta.outputs[file]?.entryPoint;
+    expect(onDemand('dist/cli.js').map(entryOf)).toEqual(expect.arrayContaining(['src/commands/tasks.ts', PROGRAM]));
+    const program = onDemand('dist/cli.js').find((file) => entryOf(file) === PROGRAM);
+    expect(onDemand(program).map(entryOf)).toEqual(expect.arrayContaining(['src/commands/tasks.ts', 'src/commands/save.ts', 'src/commands/up.ts']));
   });
 
   it.each([
-    ['--version and --help', null],
-    ['ls, run, kill, rm, tag, rename, group, rerun', 'src/commands/tasks.ts'],
-    ['save', 'src/commands/save.ts'],
-    ['load and recover', 'src/commands/load.ts'],
-    ['sessions', 'src/commands/sessions.ts'],
-    ['explain', 'src/commands/explain.ts'],
-  ])('starts %s without zod, chokidar, the dashboard or the supervisor', (_label, entryPoint) => {
-    const sources = loadedSources(entryPoint);
+    ['--version and --help', []],
+    ['ls, run, kill, rm, tag, rename, group, rerun', ['src/commands/tasks.ts']],
+    ['save', ['src/commands/save.ts']],
+    ['load and recover', ['src/commands/load.ts']],
+    ['sessions', ['src/commands/sessions.ts']],
+    ['explain', ['src/commands/explain.ts']],
+  ])('starts %s without zod, chokidar, the dashboard or the supervisor', (_label, entryPoints) => {
+    const sources = loadedSources(PROGRAM, ...entryPoints);
     expect(sources).toContain('src/cli.ts');
     expect(sources.filter((source) => SUPERVISOR_ONLY.some((pattern) => pattern.test(source)))).toEqual([]);
   });
 
+  it('starts ls and ls --json without commander: the entry runs them itself', () => {
+    expect(loadedSources().filter((source) => source.includes('node_modules/commander/'))).toEqual([]);
+    const ls = loadedSources('src/commands/tasks.ts');
+    expect(ls).not.toContain(PROGRAM);
+    expect(ls.filter((source) => source.includes('node_modules/'))).toEqual([]);
+    expect(loadedSources(PROGRAM).filter((source) => source.includes('node_modules/commander/')).length).toBeGreaterThan(0);
+  });
+
   it('starts up with the supervisor (the check above can see it)', () => {
-    const sources = loadedSources('src/commands/up.ts');
+    const sources = loadedSources(PROGRAM, 'src/commands/up.ts');
     expect(sources.filter((source) => SUPERVISOR_ONLY.some((pattern) => pattern.test(source))).length).toBeGreaterThan(0);
   });
 });

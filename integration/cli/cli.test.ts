@@ -29,6 +29,8 @@ describe('fleetcom as a command', () => {
     [['--bogus'], "fleetcom: unknown option '--bogus'\ntry 'fleetcom --help'\n"],
     [['nope'], "fleetcom: unknown command 'nope'\ntry 'fleetcom --help'\n"],
     [['ls', '--jsn'], "fleetcom: unknown option '--jsn'\n(Did you mean --json?)\ntry 'fleetcom --help'\n"],
+    [['ls', '--json', 'x'], "fleetcom: too many arguments for 'ls'. Expected 0 arguments but got 1.\ntry 'fleetcom --help'\n"],
+    [['ls', 'x'], "fleetcom: too many arguments for 'ls'. Expected 0 arguments but got 1.\ntry 'fleetcom --help'\n"],
     [['up', '--headless'], "fleetcom: --headless runs only inside tmux (the supervisor needs a pane)\ntry 'fleetcom --help'\n"],
     [['rerun'], "fleetcom: rerun needs a TASK outside tmux (or --pane %N / --window @N)\ntry 'fleetcom --help'\n"],
     [['rerun', '3', '--pane', '%1'], "fleetcom: rerun takes one of TASK, --pane or --window\ntry 'fleetcom --help'\n"],
@@ -38,9 +40,9 @@ describe('fleetcom as a command', () => {
     expect(r).toEqual({ stdout: '', stderr, exitCode: 2 });
   });
 
-  it('exits 3 when no fleet runs', async () => {
+  it.each([[['run', '--', 'true']], [['ls']], [['ls', '--json']]])('exits 3 when no fleet runs: %j', async (args) => {
     const sb = await useSandbox();
-    const r = await runCli(['run', '--', 'true'], { env: sb.env, cwd: sb.dir });
+    const r = await runCli(args, { env: sb.env, cwd: sb.dir });
     expect(r).toEqual({ stdout: '', stderr: 'fleetcom: no fleet is running (start one with: fleetcom up)\n', exitCode: 3 });
   });
 
