@@ -1,5 +1,5 @@
-// One error base carrying its exit code (product.md §2): 1 failure, 2 usage, 3 no fleet; and
-// how a failed file-system call reads in a message.
+// One error base carrying its exit code (1 failure, 2 usage, 3 no fleet: scripts branch on
+// them), and how a failed file-system call reads in a message.
 
 /** Every error fleetcom raises on purpose; the CLI prints its message and exits with its code. */
 export class FleetError extends Error {

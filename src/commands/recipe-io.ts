@@ -1,5 +1,5 @@
-// The CLI side of session files: paths resolved against the caller's HOME and cwd (product.md
-// §5), and the directories a session names that do not exist reported on stderr.
+// The CLI side of session files: paths resolved against the caller's HOME and cwd, and the
+// directories a session names that do not exist reported on stderr.
 import type { Deps } from '../deps.js';
 import { sessionDir, userHome } from '../paths.js';
 import { readSession, skippedMessage, type SessionRead } from '../sessions/index.js';

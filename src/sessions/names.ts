@@ -1,4 +1,4 @@
-// Pure naming rules of session files (contract section 7, product.md §2 and §4): file names
+// Pure naming rules of session files: file names
 // from session names, SESSION path-vs-name, directory expansion, recovery file names.
 import path from 'node:path';
 import { SessionUsageError } from './errors.js';
@@ -6,7 +6,8 @@ import { SessionUsageError } from './errors.js';
 /** At most this many UTF-8 bytes of sanitised name before `.json` (255 = NAME_MAX in all). */
 export const MAX_FILE_STEM_BYTES = 250;
 
-// Control characters (C0, DEL, C1) and the characters the contract maps to `_`.
+// Control characters (C0, DEL, C1) and the characters that could make a session name a path,
+// a hidden file or a name some file system refuses: each becomes `_`.
 const UNSAFE_IN_FILE_NAME = /[\p{Cc}*"/\\<>:|?.]/gu;
 
 /**

@@ -1,5 +1,5 @@
 // Reading a session argument into tasks to load: the file found by name or path, its
-// directories expanded against the caller's HOME and cwd (product.md §5). Tasks in a directory
+// directories expanded against the caller's HOME and cwd. Tasks in a directory
 // that does not exist are skipped and returned as such; the caller says so where it reports.
 import { statSync } from 'node:fs';
 import { expandHomes, type AgentHomes } from './agent-homes.js';

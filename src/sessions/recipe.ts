@@ -1,4 +1,4 @@
-// The session file ("recipe") format, contract section 7 and product.md §5. Pure: text in,
+// The session file ("recipe") format. Pure: text in,
 // recipe out and back; the store (store.ts) does the reading and writing.
 //
 // Versioned: {"version": 1, "name": "…", "closed"?: true, "dirs": {"<dir>": [<entry>, …]}}

@@ -1,4 +1,4 @@
-// Recovery snapshots (contract section 7, product.md §5): one file per supervisor incarnation,
+// Recovery snapshots: one file per supervisor incarnation,
 // `<session dir>/recovery/<YYYYMMDD-HHMMSS>-<pid>.json`, named `autosaved YYYY-MM-DD HH:MM`.
 // When to write is the supervisor's business; this file only writes and prunes.
 import path from 'node:path';
