@@ -3,39 +3,14 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { keepAside, writeFileAtomicSync } from '../fs-safety.js';
-import type { TaskRecord } from './task.js';
+import { taskSchema } from './task-record.js';
 
 export const STATE_VERSION = 1;
-
-const nullableString = z.string().nullable();
-/** A task's record; the record a task window carries (window-spec.ts) is a part of it. */
-export const taskSchema = z.object({
-  id: z.number().int().positive(),
-  run: z.number().int().nonnegative(),
-  cwd: z.string(),
-  command: nullableString,
-  name: nullableString,
-  group: nullableString,
-  tagged: z.boolean(),
-  harness: z.enum(['claude', 'codex', 'grok']).nullable(),
-  pinnedId: nullableString,
-  targetId: nullableString,
-  captureFile: nullableString,
-  home: nullableString,
-  spawnedAt: z.number(),
-  windowId: z.string(),
-  paneId: z.string(),
-  exitHint: nullableString,
-  exitStatus: z.number().nullable(),
-  killed: z.boolean(),
-  endedAt: z.number().nullable().default(null),
-  everHeld: z.array(z.string()).default([]),
-});
 
 const stateSchema = z.object({
   version: z.literal(STATE_VERSION),
   tmuxSession: z.string(),
-  namespace: nullableString,
+  namespace: z.string().nullable(),
   nextId: z.number().int().positive(),
   tasks: z.array(taskSchema),
 });
@@ -73,10 +48,4 @@ export function readState(file: string, warn: (message: string) => void, now = n
     warn(`${file} is damaged (${why}) and could not be kept aside (${(error as Error).message}); adopted from the task windows`);
   }
   return null;
-}
-
-export function recordOf(task: TaskRecord): TaskRecord {
-  const { id, run, cwd, command, name, group, tagged, harness, pinnedId, targetId, captureFile, home } = task;
-  const { spawnedAt, windowId, paneId, exitHint, exitStatus, killed, endedAt, everHeld } = task;
-  return { id, run, cwd, command, name, group, tagged, harness, pinnedId, targetId, captureFile, home, spawnedAt, windowId, paneId, exitHint, exitStatus, killed, endedAt, everHeld };
 }

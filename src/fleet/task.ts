@@ -1,35 +1,9 @@
-// A task record and what can be derived from it. A task's environment lives only in memory:
-// state.json never holds environments.
-import type { Attention, HarnessName, RunEvidence } from '../harness/index.js';
+// A task (its record, task-record.ts, plus what lives only in memory) and what can be derived
+// from it. A task's environment lives only in memory: state.json never holds environments.
+import type { Attention, RunEvidence } from '../harness/index.js';
 import { escapeStyle, windowLabel } from '../tmux/format.js';
 import { glyphFor, type TaskState } from './glyphs.js';
-
-/** What state.json keeps of a task, plus run bookkeeping. */
-export interface TaskRecord {
-  id: number;
-  run: number;
-  cwd: string;
-  /** The requested command; null for a window adopted with no record of it (never rerun or saved). */
-  command: string | null;
-  name: string | null;
-  group: string | null;
-  tagged: boolean;
-  harness: HarnessName | null;
-  pinnedId: string | null;
-  targetId: string | null;
-  captureFile: string | null;
-  home: string | null;
-  spawnedAt: number;
-  windowId: string;
-  paneId: string;
-  exitHint: string | null;
-  exitStatus: number | null;
-  killed: boolean;
-  /** Set once the pane's process has ended and its text was scraped. */
-  endedAt: number | null;
-  /** Conversation ids this task held in earlier runs or left with /clear. */
-  everHeld: string[];
-}
+import type { TaskRecord } from './task-record.js';
 
 /** A background job claude parked this task's conversation in (see parked-jobs.ts). */
 export interface ParkedJob {

@@ -8,8 +8,7 @@
 // or starts a rerun is set in a later call, and a crash in between leaves a window without
 // one (an unknown task) or with its previous run's, which must not pass for the new run.
 import { z } from 'zod';
-import { taskSchema } from './state-file.js';
-import type { TaskRecord } from './task.js';
+import { taskSchema } from './task-record.js';
 
 export const SPEC_OPTION = '@fleetcom-spec';
 /** Every character an encoded spec can hold (base64url). */
@@ -27,9 +26,7 @@ const specSchema = taskSchema
 
 export type WindowSpecRecord = z.infer<typeof specSchema>;
 
-type SpecFields = Pick<TaskRecord, 'id' | 'run' | 'cwd' | 'name' | 'group' | 'tagged' | 'harness' | 'pinnedId' | 'targetId' | 'captureFile' | 'home' | 'spawnedAt' | 'exitHint' | 'everHeld'> & {
-  command: string;
-};
+type SpecFields = Omit<WindowSpecRecord, 'v'>;
 
 export function encodeSpec(task: SpecFields): string {
   const { id, run, command, cwd, name, group, tagged, harness, pinnedId, targetId, captureFile, home, spawnedAt, exitHint } = task;
