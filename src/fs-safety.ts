@@ -5,6 +5,7 @@
 // old file or the new one, never half of one) and removal that never follows a symlink.
 import { randomBytes } from 'node:crypto';
 import {
+  chmodSync,
   closeSync,
   constants,
   fchmodSync,
@@ -240,6 +241,11 @@ export function keepAside(file: string, now: Date): string {
   const aside = `${file}.corrupt-${now.toISOString().replace(/[:.]/g, '-')}`;
   renameSync(file, aside);
   return aside;
+}
+
+/** Makes a file fleetcom just created (the control socket) readable and writable by its owner only. */
+export function restrictToOwner(path: string): void {
+  chmodSync(path, 0o600);
 }
 
 /** Removes the file (or socket) at `path`; a missing one is fine. */

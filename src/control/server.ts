@@ -1,7 +1,7 @@
 // The supervisor's end of the control socket (0600, inside the 0700 runtime dir).
-import { chmodSync, rmSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { errorMessage, FleetError } from '../errors.js';
+import { removeFile, restrictToOwner } from '../fs-safety.js';
 import { failure, isReply, parseRequest, type Reply, type Request } from './protocol.js';
 
 export type Handler = (request: Request) => Promise<unknown>;
@@ -9,7 +9,7 @@ export type Handler = (request: Request) => Promise<unknown>;
 const MAX_REQUEST_BYTES = 4 * 1024 * 1024;
 
 export async function listenControl(socketPath: string, handle: Handler): Promise<Server> {
-  rmSync(socketPath, { force: true });
+  removeFile(socketPath);
   const server = createServer((socket) => serve(socket, handle));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -18,7 +18,7 @@ export async function listenControl(socketPath: string, handle: Handler): Promis
       resolve();
     });
   });
-  chmodSync(socketPath, 0o600);
+  restrictToOwner(socketPath);
   return server;
 }
 
