@@ -99,6 +99,22 @@ describe('adoption', () => {
     expect(nextId).toBe(9);
   });
 
+  it("adopts with state.json's record of an earlier run when the window has none for its run, and says so", () => {
+    const state = { version: 1 as const, tmuxSession: '$0', namespace: null, nextId: 2, tasks: [{ ...record, run: 1, windowId: '@4', paneId: '%7', exitStatus: null, killed: false, endedAt: null }] };
+    const { tasks, warnings } = adoptTasks([pane()], state, input({}));
+    expect(tasks[0]).toMatchObject({ command: record.command, run: 2, exitHint: null, endedAt: null });
+    expect(warnings).toEqual(["state.json knows task 3 at run 1 but its window runs 2: adopted with the record's command"]);
+  });
+
+  it('takes each task once, never a window whose task id is no positive safe integer, and numbers on after the highest', () => {
+    // The tmux layer reads @fleetcom-task as digits only; these are the numbers it can still hold.
+    const bad = ['0', '-1', '99999999999999999999'].map((task, i) => pane({ task, paneId: `%${20 + i}`, windowId: `@${20 + i}` }));
+    const panes = [pane(), pane({ paneId: '%8', windowId: '@5' }), ...bad, pane({ task: '41', paneId: '%9', windowId: '@6' })];
+    const { tasks, nextId } = adoptTasks(panes, { version: 1, tmuxSession: '$0', namespace: null, nextId: 9, tasks: [] }, input({ '@4': encodeSpec(record) }));
+    expect(tasks.map((t) => [t.id, t.windowId, t.command])).toEqual([[3, '@4', record.command], [41, '@6', null]]);
+    expect(nextId).toBe(42);
+  });
+
   it("ignores windows of another fleet's socket", () => {
     expect(adoptTasks([pane({ socket: '/other.sock' })], null, input({ '@4': encodeSpec(record) })).tasks).toEqual([]);
   });
