@@ -69,20 +69,17 @@ describe('adoption without state.json', () => {
   it("watches the dead supervisor's capture folder when state.json is lost, and removes it on down", async () => {
     const sb = await useSandbox();
     const fleet = await startFleet(sb);
-    const claude = await fleet.task(await fleet.run('claude'));
-    await talk(sb, claude, 'claude', 'before the crash');
-    const first = (await fleet.waitTask(claude.id, (t) => t.idSource === 'capture', 'claude captured')).conversationId;
-    const namespace = dirname((await sb.agentStarts())[0]!.env.FLEETCOM_CAPTURE_FILE!);
-
+    // codex's notifier writes its capture file after each turn: the first one comes after the adoption.
+    const codex = await fleet.task(await fleet.run('codex'));
+    const capture = await waitFor(async () => (await sb.agentStarts())[0]?.env.FLEETCOM_CAPTURE_FILE ?? false, { what: 'codex to start' });
+    const namespace = dirname(capture);
     await killSupervisor(sb, fleet);
     await rm(join(sb.env.FLEETCOM_RUNTIME_DIR!, 'state.json'));
     const pane = await upAgain(sb, fleet);
-    // The task still writes its captures into the dead supervisor's folder: the new one hears them.
-    await typeLine(sb, claude.paneId, '/clear');
-    await talk(sb, claude, 'claude', 'after the adoption');
-    const second = (await fleet.waitTask(claude.id, (t) => t.idSource === 'capture' && t.conversationId !== first, 'the new conversation')).conversationId;
-    await waitForText(sb, pane, `task ${claude.id} captured conversation ${second}`);
 
+    await talk(sb, codex, 'codex', 'after the adoption');
+    const id = (await fleet.waitTask(codex.id, (t) => t.idSource === 'capture', 'codex captured')).conversationId;
+    await waitForText(sb, pane, `task ${codex.id} captured conversation ${id}`);
     expect((await fleet.cli('down')).exitCode).toBe(0);
     expect(existsSync(namespace)).toBe(false);
   });
