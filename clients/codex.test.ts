@@ -4,7 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../integration/helpers/wait-for.js';
-import type { LsRecord } from '../src/fleet/task.js';
+import type { LsRecord } from '../src/control/protocol.js';
 import { clientsOf } from './helpers/clients.js';
 import {
   clientProcess, paneText, pressKeys, REPLY_MS, savedCommands, submit, waitExited, waitForPayloads, waitForText, waitReady,

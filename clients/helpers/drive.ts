@@ -5,7 +5,7 @@ import type { Fleet } from '../../integration/helpers/fleet.js';
 import { paneText, pressKeys, waitForText } from '../../integration/helpers/pane.js';
 import type { Sandbox } from '../../integration/helpers/sandbox.js';
 import { waitFor } from '../../integration/helpers/wait-for.js';
-import type { LsRecord } from '../../src/fleet/task.js';
+import type { LsRecord } from '../../src/control/protocol.js';
 import { descendants, type ProcInfo } from './proc.js';
 
 /** Real clients start in seconds, but a loaded 2-core machine can take much longer. */
