@@ -66,6 +66,19 @@ export function locateJsonError(text: string): JsonProblem | null {
     if (m === null) fail(`unexpected character ${shown()}`);
     i += (m as RegExpExecArray)[0].length;
   };
+  /** After a member or an element: `,` means another follows, `close` ends the container. */
+  const closedBy = (close: '}' | ']'): boolean => {
+    ws();
+    if (text[i] === ',') {
+      i++;
+      return false;
+    }
+    if (text[i] === close) {
+      i++;
+      return true;
+    }
+    return fail(`expected ',' or '${close}'`);
+  };
   const value = (): void => {
     ws();
     const c = text[i];
@@ -84,16 +97,7 @@ export function locateJsonError(text: string): JsonProblem | null {
         if (text[i] !== ':') fail("expected ':' after a property name");
         i++;
         value();
-        ws();
-        if (text[i] === ',') {
-          i++;
-          continue;
-        }
-        if (text[i] === '}') {
-          i++;
-          return;
-        }
-        fail("expected ',' or '}'");
+        if (closedBy('}')) return;
       }
     }
     if (c === '[') {
@@ -105,16 +109,7 @@ export function locateJsonError(text: string): JsonProblem | null {
       }
       for (;;) {
         value();
-        ws();
-        if (text[i] === ',') {
-          i++;
-          continue;
-        }
-        if (text[i] === ']') {
-          i++;
-          return;
-        }
-        fail("expected ',' or ']'");
+        if (closedBy(']')) return;
       }
     }
     if (c === '"') return string();

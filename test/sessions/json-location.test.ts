@@ -21,6 +21,14 @@ describe('locateJsonError', () => {
     },
   );
 
+  it.each([
+    ['{"a": 1 "b": 2}', 8, "expected ',' or '}'"],
+    ['[1 2]', 3, "expected ',' or ']'"],
+    ['{"a": [1}', 8, "expected ',' or ']'"],
+  ])('says which closing bracket %j wants, and where', (text, offset, message) => {
+    expect(locateJsonError(text)).toEqual({ offset, message });
+  });
+
   it('does not overflow on absurd nesting', () => {
     const text = '['.repeat(200_000);
     expect(locateJsonError(text)).not.toBeNull();
