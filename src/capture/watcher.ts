@@ -13,7 +13,7 @@ import { watch } from 'chokidar';
 import { statSync } from 'node:fs';
 import { basename, dirname, join, resolve as resolvePath } from 'node:path';
 import { captureId, isValidId, type RunEvidence } from '../harness/index.js';
-import { parseCaptureName, parseEventsName } from './capture-names.js';
+import { capturePath, parseCaptureName, parseEventsName } from './capture-names.js';
 
 export interface RunLookup {
   /** The task's current run and its evidence, or null for a task the fleet does not know. */
@@ -123,8 +123,13 @@ export async function watchCaptures(opts: WatchCapturesOptions): Promise<Capture
       report(error);
     }
   };
+  // A run's events file changing re-checks its capture file too: claude's id counts only once
+  // its transcript holds a message, which comes after the capture (a /clear writes the new id
+  // before anything is typed), and the prompt and stop hooks that follow write events only.
   const checkAndSignal = (name: string, reason: CheckReason): void => {
+    const events = parseEventsName(name);
     if (parseCaptureName(name)) check(name, reason);
+    else if (events) check(basename(capturePath(dir, events.taskId, events.run)), reason);
     signals(name);
   };
 

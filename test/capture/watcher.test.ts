@@ -329,6 +329,21 @@ describe('watchCaptures with the resume core resolver', () => {
     expect(events).toEqual([{ taskId: 1, run: 1, id: ID }]);
   });
 
+  it("emits a claude id captured before its first message once the run's events file changes (a /clear, then a prompt)", async () => {
+    const home = join(tmp, 'home');
+    const transcripts = join(home, 'projects', claudeSlug('/w/proj'));
+    mkdirSync(transcripts, { recursive: true });
+    fleet.set(1, 1, 'claude');
+    const { events, checks, settled } = await start({ resolve: undefined });
+    write(1, 1, hookPayload(ID)); // the new conversation's id, before anything was typed in it
+    await settled(1, null, 0);
+    const mark = checks.length;
+    writeFileSync(join(transcripts, `${ID}.jsonl`), '{"type":"user","message":"hi"}\n');
+    writeFileSync(join(dir, 'task-1-1.events'), '{"hook_event_name":"UserPromptSubmit"}\n');
+    await settled(1, ID, mark);
+    expect(events).toEqual([{ taskId: 1, run: 1, id: ID }]);
+  });
+
   it('never emits the codex title-generation thread, in either order (8.3)', async () => {
     const home = join(tmp, 'home');
     const [today] = utcDateFolders(Date.now(), Date.now(), 0, 0);
