@@ -119,5 +119,10 @@ export function agentHome(env: Env, rule: AgentHomeRule): string {
   if (home === undefined || home === '') {
     throw new Error(`cannot resolve the ${rule.name} home: neither ${rule.homeVar} nor HOME is set`);
   }
+  return defaultAgentHome(home, rule);
+}
+
+/** `<home>/.<agent>`: where the agent keeps its store when its own variable is not set. */
+export function defaultAgentHome(home: string, rule: Pick<AgentHomeRule, 'homeDir'>): string {
   return join(home, rule.homeDir);
 }

@@ -1,8 +1,8 @@
 // A recipe entry's agent homes: `"env": {"CLAUDE_CONFIG_DIR": "~/.claude-work"}`. Only the
 // agents' home variables may appear — a recipe is shared and loaded with the caller's
 // environment, so a free-form env would let a file set LD_PRELOAD or PATH for every task.
-import path from 'node:path';
 import { HARNESSES } from '../harness/index.js';
+import { defaultAgentHome } from '../paths.js';
 import { abbreviateDir, expandDir } from './names.js';
 
 /** `CLAUDE_CONFIG_DIR`, `CODEX_HOME`, `GROK_HOME`: one per harness. */
@@ -51,7 +51,7 @@ export function homesToWrite(homes: AgentHomes | undefined, home: string): Agent
     const dir = homes[harness.homeVar];
     if (dir === undefined) continue;
     const absolute = expandDir(dir, home, '/');
-    if (absolute === path.join(home, harness.homeDir)) continue;
+    if (absolute === defaultAgentHome(home, harness)) continue;
     kept[harness.homeVar] = abbreviateDir(absolute, home);
   }
   return Object.keys(kept).length > 0 ? kept : null;
