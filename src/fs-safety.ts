@@ -3,6 +3,9 @@
 // (only what it creates is chmodded: an existing directory is the user's and is used as it is),
 // atomic writes (a temp file in the same directory, fsync, rename: a reader or a crash sees the
 // old file or the new one, never half of one) and removal that never follows a symlink.
+// It stays one file past the usual ~250 lines on purpose: these rules must agree with each
+// other (a directory made here passes the check made here), and one place is what a reviewer
+// of fleetcom's file safety reads.
 import { randomBytes } from 'node:crypto';
 import {
   chmodSync,
