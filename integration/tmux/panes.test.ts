@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { waitFor } from '../helpers/wait-for.js';
 import { paneRecord, waitForDeath, waitForText } from '../helpers/pane.js';
 import { useSandbox } from '../helpers/sandbox.js';
+import { paneWithText } from '../../src/tmux/panes.js';
 
 const KEEP = { 'remain-on-exit': 'on' };
 
@@ -141,5 +142,30 @@ describe('capturePane', () => {
     const after = await sb.ops.capturePane(w.paneId, { history: true });
     expect(after).not.toContain('row 1\n');
     expect(after).toContain('row 100');
+  });
+});
+
+describe('paneWithText', () => {
+  it('reads a dead pane’s record and its whole text in one call, a live one too, and null for a pane that is gone', async () => {
+    const sb = await useSandbox();
+    const session = await sb.startServer();
+    // The text holds the symbol a record's separator starts with, and a blank line.
+    const script = `printf 'first\\n\u241e middle\\n\\nclaude --resume x\\n'; exit 5`;
+    const dead = await sb.ops.newWindow({ session, name: 't', cwd: sb.dir, argv: ['sh', '-c', script], windowOptions: KEEP });
+    await waitForDeath(sb, session, dead.paneId);
+    const read = await paneWithText(sb.runner, dead.paneId);
+    expect(read?.record).toMatchObject({ paneId: dead.paneId, windowId: dead.windowId, paneDead: true, paneDeadStatus: 5 });
+    expect(read?.text.split('\n').slice(0, 4)).toEqual(['first', '\u241e middle', '', 'claude --resume x']);
+    expect(read?.text).toMatch(/Pane is dead/);
+
+    const live = await sb.ops.newWindow({ session, name: 'l', cwd: sb.dir, argv: ['sh', '-c', 'echo ready; exec sleep 1000'] });
+    await waitForText(sb, live.paneId, 'ready');
+    const alive = await paneWithText(sb.runner, live.paneId);
+    expect(alive?.record).toMatchObject({ paneId: live.paneId, paneDead: false, paneExited: false });
+    expect(alive?.record.panePid).toBeGreaterThan(1);
+    expect(alive?.text).toBe('ready');
+
+    await sb.ops.killWindow(dead.windowId);
+    expect(await paneWithText(sb.runner, dead.paneId)).toBeNull();
   });
 });

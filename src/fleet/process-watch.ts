@@ -35,6 +35,8 @@ interface Watched {
 }
 
 export interface ProcessWatch {
+  /** Checks at once (a pane-died hook fired): the number of endings told. */
+  checkNow(): number;
   stop(): void;
 }
 
@@ -68,21 +70,25 @@ export function watchProcesses(
     }
   };
 
-  const check = (): void => {
+  const check = (): number => {
     const now = Date.now();
     sync(pids(), now);
+    let endings = 0;
     for (const [key, entry] of watched) {
       const ending = endingOf(entry, buffer);
       if (ending === null) continue;
       forget(key);
       told.set(key, { pid: entry.pid, at: now });
+      endings += 1;
       onEnded(key, ending);
     }
+    return endings;
   };
   const timer = setInterval(check, everyMs);
   timer.unref();
 
   return {
+    checkNow: check,
     stop() {
       clearInterval(timer);
       for (const key of [...watched.keys()]) forget(key);
@@ -107,8 +113,17 @@ function endingOf(entry: Watched, buffer: Buffer): Ending | null {
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'ESRCH' ? { kind: 'gone' } : null;
   }
+  // Nearly every read is of a running process: its state byte says so; only an ended one's
+  // line is decoded and split (for its exit status).
+  const close = length > 0 ? buffer.lastIndexOf(CLOSE_PAREN, length - 1) : -1;
+  const state = close === -1 || close + 2 >= length ? undefined : buffer[close + 2];
+  if (state !== ZOMBIE && state !== DEAD) return null;
   const stat = parseStat(buffer.toString('latin1', 0, length));
   if (stat === null) return null;
   // X (dead) is only seen for an instant during reaping; both mean the program has ended.
   return stat.state === 'Z' || stat.state === 'X' ? { kind: 'zombie', exitStatus: stat.exitStatus } : null;
 }
+
+const CLOSE_PAREN = 0x29;
+const ZOMBIE = 0x5a;
+const DEAD = 0x58;

@@ -5,6 +5,7 @@ import { scrapeExit } from '../harness/index.js';
 import { PROC_ROOT } from '../ownership/index.js';
 import type { FleetState } from './fleet-state.js';
 import { observeParkedJobs } from './parked-jobs.js';
+import type { Ending } from './process-watch.js';
 import type { Task } from './task.js';
 import { isOver, type PaneInfo } from './tmux-port.js';
 
@@ -14,6 +15,23 @@ export async function paneDied(fleet: FleetState, paneId: string): Promise<void>
   if (!task || task.endedAt !== null) return;
   const pane = (await fleet.deps.tmux.listPanes()).find((p) => p.paneId === paneId);
   if (pane && isOver(pane)) await recordExit(fleet, task, pane);
+}
+
+/**
+ * A task's process ended (the process watch saw it, or found it when a pane-died hook woke it):
+ * its pane and text are read in one tmux call instead of a whole reconciliation. 'not over':
+ * tmux has not read the last of its output yet; 'gone': its window is gone (or tmux's answer
+ * made no sense), which a reconciliation sorts out.
+ */
+export async function processEnded(fleet: FleetState, task: Task, ending: Ending): Promise<'recorded' | 'not over' | 'gone'> {
+  const read = await fleet.deps.tmux.endedPane(task.paneId).catch(() => null);
+  if (read === null) return 'gone';
+  if (!isOver(read.pane)) return 'not over';
+  // tmux has not reaped it: the zombie's own status is the one tmux will report.
+  const unreaped = !read.pane.dead && ending.kind === 'zombie';
+  await recordExit(fleet, task, unreaped ? { ...read.pane, deadStatus: ending.exitStatus } : read.pane, read.text);
+  if (!read.pane.dead) await fleet.deps.tmux.reapChildren().catch(() => undefined);
+  return 'recorded';
 }
 
 /** Catches what hooks missed: deaths, windows closed outside fleetcom, idleness. */
@@ -47,10 +65,10 @@ export async function reconcile(fleet: FleetState): Promise<void> {
 }
 
 /** The run ended: its exit hint scraped from the pane's text, its status, and the window shows it. */
-async function recordExit(fleet: FleetState, task: Task, pane: PaneInfo): Promise<void> {
+async function recordExit(fleet: FleetState, task: Task, pane: PaneInfo, retained?: string): Promise<void> {
   const { deps } = fleet;
   const hadAttention = fleet.attention.of(task).attention !== null;
-  const text = await deps.tmux.retainedText(task.paneId).catch(() => '');
+  const text = retained ?? (await deps.tmux.retainedText(task.paneId).catch(() => ''));
   task.exitHint = task.harness ? scrapeExit(task.harness, text) : null;
   task.exitStatus = pane.deadStatus;
   task.killed = pane.deadSignal !== null;

@@ -6,12 +6,17 @@ import type { RecipeTask, ReplyTo, Request } from '../control/protocol.js';
 import { FleetError } from '../errors.js';
 import type { AttentionState, RunEvidence } from '../harness/index.js';
 import { FleetState, type SupervisorDeps } from './fleet-state.js';
-import { reconcile } from './reconcile.js';
+import type { Ending } from './process-watch.js';
+import { processEnded, reconcile } from './reconcile.js';
 import { dispatch } from './requests.js';
 import { recipeOf } from './resolution.js';
 import { stopProcessGroups } from './stop.js';
 import { TaskOperations } from './task-operations.js';
 import { evidenceOf, type Task } from './task.js';
+
+/** How many times, and how often, an ended process's pane is read again until tmux shows it over. */
+const ENDED_RETRIES = 10;
+const ENDED_RETRY_MS = 20;
 
 export interface Adopted {
   tasks: readonly Task[];
@@ -38,6 +43,23 @@ export class Supervisor {
   /** The periodic and exit-woken check: reconcile only, without resolving every task's id as `ls` does. */
   tick(): Promise<void> {
     return this.enqueue(() => reconcile(this.fleet));
+  }
+
+  /**
+   * The process watch saw a task's process end: its exit is recorded from one read of its pane
+   * (reconcile.ts). A pane not over yet is read again every ENDED_RETRY_MS a few times, then
+   * left to the hook or the periodic reconciliation; a pane that is gone is reconciled at once.
+   */
+  processEnded(taskId: number, ending: Ending, attempt = 0): Promise<void> {
+    return this.enqueue(async () => {
+      const task = this.fleet.tasks.get(taskId);
+      if (!task || task.endedAt !== null || task.paneId === '' || !this.fleet.tasks.knowsRun(task)) return;
+      const outcome = await processEnded(this.fleet, task, ending);
+      if (outcome === 'gone') await reconcile(this.fleet);
+      else if (outcome === 'not over' && attempt < ENDED_RETRIES) {
+        setTimeout(() => void this.processEnded(taskId, ending, attempt + 1).catch(() => undefined), ENDED_RETRY_MS).unref();
+      }
+    });
   }
 
   /** Takes over the tasks of a supervisor that died (before any request is served). */

@@ -57,6 +57,11 @@ export class TaskTable {
     this.pids.set(task.id, { pid, run: task.run });
   }
 
+  /** The pid the table knows is of the task's current run (an ending seen of an earlier run is not this run's). */
+  knowsRun(task: Task): boolean {
+    return this.pids.get(task.id)?.run === task.run;
+  }
+
   /** The pane pid of each running task whose current run's pid is known (for the process watch). */
   runningPids(): Map<number, number> {
     const running = new Map<number, number>();

@@ -2,7 +2,7 @@
 // looked up on the whole server, so a task window the user moved to another session is still
 // found (its pane id and window id stay the same).
 import { setWindowOption, setWindowOptions, showGlobalEnvironment, unsetWindowOption, windowOptionValues } from '../tmux/options.js';
-import { capturePane, listPanes, livePanePids, type PaneRecord } from '../tmux/panes.js';
+import { capturePane, listPanes, livePanePids, paneWithText, reapChildren, type PaneRecord } from '../tmux/panes.js';
 import type { TmuxRun } from '../tmux/runner.js';
 import { killWindow, newWindows, renameWindow, renameWindows, respawnPane, showWindow } from '../tmux/windows.js';
 import { LEADING_GLYPH } from './glyphs.js';
@@ -18,29 +18,35 @@ async function reapedPanes(tmux: TmuxRun, sessionId: string | null): Promise<Pan
   return panes.some((p) => p.paneExited && !p.paneDead) ? listPanes(tmux, sessionId) : panes;
 }
 
+function paneInfo(p: PaneRecord): PaneInfo {
+  return {
+    paneId: p.paneId,
+    windowId: p.windowId,
+    dead: p.paneDead,
+    exited: p.paneExited,
+    deadStatus: p.paneDeadStatus,
+    deadSignal: p.paneDeadSignal,
+    pid: p.panePid,
+    activity: (p.windowActivity ?? 0) * 1000,
+    task: p.fleetcomTask === null ? null : String(p.fleetcomTask),
+    run: p.fleetcomRun === null ? null : String(p.fleetcomRun),
+    socket: p.fleetcomSocket,
+    windowName: p.windowName.replace(LEADING_GLYPH, '').replaceAll('##', '#'),
+  };
+}
+
 export function fleetTmux(tmux: TmuxRun, sessionId: string): FleetTmux {
   return {
     globalEnvironment: () => showGlobalEnvironment(tmux),
     newWindows: (specs) => newWindows(tmux, specs.map((spec) => ({ ...spec, session: sessionId }))),
     respawnPane: (paneId, spec) => respawnPane(tmux, { ...spec, paneId, clearHistory: true }),
     retainedText: (paneId) => capturePane(tmux, paneId, { history: true }),
-    listPanes: async () =>
-      (await reapedPanes(tmux, null)).map(
-        (p): PaneInfo => ({
-          paneId: p.paneId,
-          windowId: p.windowId,
-          dead: p.paneDead,
-          exited: p.paneExited,
-          deadStatus: p.paneDeadStatus,
-          deadSignal: p.paneDeadSignal,
-          pid: p.panePid,
-          activity: (p.windowActivity ?? 0) * 1000,
-          task: p.fleetcomTask === null ? null : String(p.fleetcomTask),
-          run: p.fleetcomRun === null ? null : String(p.fleetcomRun),
-          socket: p.fleetcomSocket,
-          windowName: p.windowName.replace(LEADING_GLYPH, '').replaceAll('##', '#'),
-        }),
-      ),
+    listPanes: async () => (await reapedPanes(tmux, null)).map(paneInfo),
+    endedPane: async (paneId) => {
+      const read = await paneWithText(tmux, paneId);
+      return read && { pane: paneInfo(read.record), text: read.text };
+    },
+    reapChildren: () => reapChildren(tmux),
     livePanePids: (paneIds) => livePanePids(tmux, paneIds),
     setWindowOption: (windowId, option, value) => setWindowOption(tmux, windowId, option, value),
     unsetWindowOption: (windowId, option) => unsetWindowOption(tmux, windowId, option),

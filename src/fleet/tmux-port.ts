@@ -44,6 +44,10 @@ export interface FleetTmux {
   /** The pane's whole retained text (history and screen), wrapped lines joined. */
   retainedText(paneId: string): Promise<string>;
   listPanes(): Promise<PaneInfo[]>;
+  /** One pane and its whole retained text, read together (one tmux call); null when it is gone. */
+  endedPane(paneId: string): Promise<{ pane: PaneInfo; text: string } | null>;
+  /** Makes tmux reap the children whose SIGCHLD it missed (it then runs their pane-died hooks). */
+  reapChildren(): Promise<void>;
   /** The pid of each of these panes that is alive now, read by pane id (gone or dead: absent). */
   livePanePids(paneIds: readonly string[]): Promise<Map<string, number>>;
   setWindowOption(windowId: string, option: string, value: string): Promise<void>;

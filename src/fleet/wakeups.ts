@@ -9,15 +9,17 @@ import { paneDiedChannel } from './tmux-commands.js';
 const RECONCILE_MS = 2_000;
 
 /**
- * What wakes a reconciliation: a timer for what hooks miss, the pane-died channel, and a task's
- * process seen ended by the process watch (tmux can miss a death for seconds; reconciling then
- * makes tmux reap it and run pane-died).
+ * What sees a task end: the pane-died channel, the process watch (tmux can miss a death for
+ * seconds; the supervisor then reads the pane itself and makes tmux reap it), and a timer's
+ * reconciliation for what both miss (closed windows, idleness).
  */
 export function startWakeups(tmux: TmuxRun, socket: string, supervisor: Supervisor, log: (line: string) => void): { stop: () => void } {
   const tick = () => void supervisor.tick().catch(() => undefined);
   const timer = setInterval(tick, RECONCILE_MS);
-  const deaths = hearDeaths(tmux, paneDiedChannel(socket), () => supervisor.tick(), log);
-  const processes = watchProcesses(() => supervisor.runningPids(), tick);
+  const processes = watchProcesses(() => supervisor.runningPids(), (id, ending) => void supervisor.processEnded(id, ending).catch(() => undefined));
+  // A hook names no pane: the process watch, asked at once, finds whose process tmux reaped;
+  // only when it knows of none does a whole reconciliation look.
+  const deaths = hearDeaths(tmux, paneDiedChannel(socket), () => (processes.checkNow() > 0 ? Promise.resolve() : supervisor.tick()), log);
   return {
     stop: () => {
       clearInterval(timer);

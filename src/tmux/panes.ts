@@ -1,7 +1,7 @@
 // Reading panes: the one list-panes query fleetcom's reconciliation uses, and retained text.
 import { batches, commandBytes } from './batch.js';
 import { TmuxError } from './errors.js';
-import { formatQuery, parseFlag, parseIntOrNull } from './format.js';
+import { formatQuery, freshSeparator, parseFlag, parseIntOrNull } from './format.js';
 import type { TmuxRun } from './runner.js';
 
 export interface PaneRecord {
@@ -81,6 +81,29 @@ export async function listPanes(tmux: TmuxRun, session: string | null): Promise<
   const panes = query.parse(out).map(toPaneRecord);
   if (panes.some((p) => p.paneExited && !p.paneDead)) await reapChildren(tmux);
   return panes;
+}
+
+/**
+ * One pane's record and its whole retained text (as capturePane with history), in ONE tmux
+ * invocation: what the supervisor reads when a task's process has ended. Read together, the
+ * text is the pane's as tmux knew it when the record was made, so a record that shows the pane
+ * over comes with all of its output. null when the pane is gone.
+ */
+export async function paneWithText(tmux: TmuxRun, paneId: string): Promise<{ record: PaneRecord; text: string } | null> {
+  const separator = freshSeparator();
+  const query = formatQuery(PANE_FIELDS, separator);
+  let out: string;
+  try {
+    out = await tmux.runSequence([['display-message', '-p', '-t', paneId, query.format], ['capture-pane', '-p', '-J', '-S', '-', '-E', '-', '-t', paneId]]);
+  } catch (error) {
+    if (error instanceof TmuxError && /can't find pane/.test(error.stderr)) return null;
+    throw error;
+  }
+  // The record ends at its last field's separator; the capture follows on the next line.
+  const pieces = out.split(separator);
+  const record = query.parseOne(`${pieces.slice(0, PANE_FIELDS.length).join(separator)}${separator}`);
+  const text = pieces.slice(PANE_FIELDS.length).join(separator).replace(/^\n/, '');
+  return { record: toPaneRecord(record), text: tidyCapture(text) };
 }
 
 const LIVE_FIELDS = ['pane_id', 'pane_pid', 'pane_dead'] as const;
