@@ -1,9 +1,12 @@
 // The supervisor's own death check on real processes: a zombie (what a pane process is while
-// tmux has missed its SIGCHLD), a zombie of a signal, a reaped process, a running one.
+// tmux has missed its SIGCHLD), a zombie of a signal, a reaped process, a running one; a quiet
+// pane's end seen through its terminal on a real tmux server; a pane that writes, polled.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RETELL_AFTER_MS, watchProcesses, type Ending, type ProcessWatch } from '../../src/fleet/process-watch.js';
+import { watchTty, type TtyWatchEvents } from '../../src/fleet/tty-watch.js';
+import { useSandbox } from '../helpers/sandbox.js';
 import { waitFor } from '../helpers/wait-for.js';
 
 const parents: ChildProcess[] = [];
@@ -41,7 +44,8 @@ const state = (pid: number): string | null => {
 /** Starts a watch of `pids` (changed in place by the test); the endings it tells, with when. */
 function watching(pids: Map<number, number>): Array<[number, Ending, number]> {
   const ended: Array<[number, Ending, number]> = [];
-  watch = watchProcesses(() => pids, (key, ending) => ended.push([key, ending, Date.now()]));
+  // No terminal to watch: every process is polled.
+  watch = watchProcesses(() => new Map([...pids].map(([key, pid]) => [key, { pid, tty: null }])), (key, ending) => ended.push([key, ending, Date.now()]));
   return ended;
 }
 
@@ -93,8 +97,85 @@ describe('the process watch', () => {
     const zombie = await orphanedChild('exit 0');
     await waitFor(() => state(zombie) === 'Z', { what: 'the orphan to be a zombie' });
     pids.set(9, zombie);
+    watch?.refresh(); // nothing is polled any more: the targets are read when told to
     await waitFor(() => told.some(([key]) => key === 9), { what: 'the key asked about' });
     expect(told.filter(([key]) => key !== 1 && key !== 9)).toEqual([]);
     expect(told.find(([key]) => key === 9)?.[1]).toEqual({ kind: 'zombie', exitStatus: 0 });
+  });
+});
+
+describe('the process watch of a pane’s terminal', () => {
+  it('sees a quiet pane’s process end through its terminal, with nothing polled', async () => {
+    const sb = await useSandbox();
+    const session = await sb.startServer();
+    const w = await sb.ops.newWindow({ session, name: 't', cwd: sb.dir, argv: ['sh', '-c', 'read x; exit 3'], windowOptions: { 'remain-on-exit': 'on' } });
+    const [pid, tty] = (await sb.tmux('display-message', '-p', '-t', w.paneId, '#{pane_pid} #{pane_tty}')).trim().split(' ');
+    const told: Array<[number, Ending]> = [];
+    // A poll once an hour: only the terminal's own event can tell within the test.
+    watch = watchProcesses(() => new Map([[1, { pid: Number(pid), tty: tty ?? null }]]), (key, ending) => told.push([key, ending]), { everyMs: 3_600_000 });
+    expect(watch.checkNow()).toBe(0);
+    await sb.tmux('send-keys', '-t', w.paneId, 'go', 'Enter');
+    await waitFor(() => told.length > 0, { what: 'the ending' });
+    expect([[1, { kind: 'zombie', exitStatus: 3 }], [1, { kind: 'gone' }]]).toContainEqual(told[0]);
+    expect((await sb.tmux('display-message', '-p', '-t', w.paneId, '#{pane_dead}')).trim()).toBe('1');
+  });
+});
+
+describe('the process watch of a pane that writes', () => {
+  /** A fake terminal watch: how often it was armed, and the events of the last one. */
+  function fakeTerminal() {
+    const armed: TtyWatchEvents[] = [];
+    let open = 0;
+    const watchTerminal = (_tty: string, events: TtyWatchEvents) => {
+      armed.push(events);
+      open += 1;
+      return { close: () => (open -= 1) };
+    };
+    return { armed, open: () => open, watchTerminal };
+  }
+
+  function waitingChild(): ChildProcess {
+    const child = spawn('sh', ['-c', 'read line; exit 4'], { stdio: ['pipe', 'ignore', 'ignore'] });
+    parents.push(child);
+    return child;
+  }
+
+  it('polls it after it wrote (a write is no ending), then watches its terminal again once quiet', async () => {
+    const fake = fakeTerminal();
+    const child = waitingChild();
+    const told: Ending[] = [];
+    watch = watchProcesses(() => new Map([[1, { pid: child.pid as number, tty: '/dev/pts/0' }]]), (_key, ending) => told.push(ending), { everyMs: 20, watchTerminal: fake.watchTerminal });
+    expect([fake.armed.length, fake.open()]).toEqual([1, 1]);
+    fake.armed[0]?.written();
+    expect(fake.open()).toBe(0);
+    await waitFor(() => fake.armed.length === 2, { what: 'the terminal watched again', timeout: 20_000 });
+    fake.armed[1]?.written();
+    child.stdin?.end('go\n');
+    await waitFor(() => told.length > 0, { what: 'the ending seen by the poll' });
+    expect([{ kind: 'zombie', exitStatus: 4 }, { kind: 'gone' }]).toContainEqual(told[0]);
+    expect(fake.open()).toBe(0);
+  });
+
+  it('tells a terminal closed under a process that lives on, and watches nothing without a terminal', async () => {
+    const fake = fakeTerminal();
+    const child = waitingChild();
+    const told: Array<[number, Ending]> = [];
+    const targets = new Map([[1, { pid: child.pid as number, tty: '/dev/pts/0' }], [2, { pid: child.pid as number, tty: null }]]);
+    watch = watchProcesses(() => targets, (key, ending) => told.push([key, ending]), { everyMs: 20, watchTerminal: fake.watchTerminal });
+    expect(fake.armed.length).toBe(1);
+    fake.armed[0]?.closed();
+    expect(told).toEqual([[1, { kind: 'closed' }]]);
+  });
+});
+
+describe('watchTty', () => {
+  it('refuses what is not a pts path, and calls a pts that is gone closed', async () => {
+    const events = { written: () => undefined, closed: () => undefined };
+    expect(watchTty('/etc/passwd', events)).toBeNull();
+    expect(watchTty('/dev/pts/../../etc/passwd', events)).toBeNull();
+    let closed = false;
+    const gone = watchTty('/dev/pts/987654', { written: () => undefined, closed: () => (closed = true) });
+    expect(gone).not.toBeNull();
+    await waitFor(() => closed, { what: 'closed' });
   });
 });

@@ -47,7 +47,7 @@ export async function reconcile(fleet: FleetState): Promise<void> {
       continue;
     }
     if (pane.activity > task.lastOutputAt && task.endedAt === null) task.lastOutputAt = pane.activity;
-    if (!pane.dead && pane.pid !== null) tasks.notePid(task, pane.pid);
+    if (!pane.dead && pane.pid !== null) tasks.notePid(task, pane.pid, pane.tty ?? null);
     if (isOver(pane) && task.endedAt === null) await recordExit(fleet, task, pane);
     else {
       // A backstop for a missed file event, and codex's output heuristic; the rename below shows it.

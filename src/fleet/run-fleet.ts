@@ -28,7 +28,7 @@ import { Supervisor } from './supervisor.js';
 import { nameSupervisorWindow, restoreSupervisorWindow } from './supervisor-window.js';
 import { fleetTmux } from './tmux-adapter.js';
 import { paneDiedHook } from './tmux-commands.js';
-import { startWakeups } from './wakeups.js';
+import { startWakeups, type Wakeups } from './wakeups.js';
 
 export interface FleetOptions {
   rerunKey: string;
@@ -100,11 +100,12 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
     watchers.dropIdle();
     ui?.changed();
     recovery.changed();
+    wakeups?.changed();
   };
 
   let stop: (how: Stop) => void = () => {};
   const stopped = new Promise<Stop>((resolve) => (stop = resolve));
-  let wakeups: { stop: () => void } | null = null;
+  let wakeups: Wakeups | null = null;
   const closeServer = async () => {
     wakeups?.stop();
     server.close();

@@ -168,10 +168,10 @@ export class Supervisor {
   }
 
   /**
-   * The pane pid of each running task, for the process watch (process-watch.ts): a rerun's
-   * new process is included once a reconciliation has read its pid.
+   * The pane pid and terminal of each running task, for the process watch (process-watch.ts):
+   * a rerun's new process is included once a reconciliation has read its pid.
    */
-  runningPids(): Map<number, number> {
+  runningPids(): Map<number, { pid: number; tty: string | null }> {
     return this.fleet.tasks.runningPids();
   }
 

@@ -83,7 +83,7 @@ export class TaskOperations implements RequestTarget {
         continue;
       }
       const task = { ...draft, windowId: window.windowId, paneId: window.paneId };
-      tasks.add(task, window.panePid ?? null);
+      tasks.add(task, window.panePid ?? null, window.paneTty ?? null);
       marks.nameChange(task, null, now); // the name it was made with
       deps.log(`task ${task.id} started: ${task.command}${pinned ? ` (pinned ${pinned})` : ''}`);
       results[index] = task;

@@ -5,8 +5,8 @@ import type { Task } from './task.js';
 export class TaskTable {
   private readonly tasks = new Map<number, Task>();
   private next = 1;
-  /** The pid with the run it belongs to: a rerun's new process counts once a reconciliation read it. */
-  private readonly pids = new Map<number, { pid: number; run: number }>();
+  /** The pid (and terminal) with the run it belongs to: a rerun's new process counts once a reconciliation read it. */
+  private readonly pids = new Map<number, { pid: number; tty: string | null; run: number }>();
 
   get size(): number {
     return this.tasks.size;
@@ -36,10 +36,10 @@ export class TaskTable {
     return this.values().find((t) => t.paneId === paneId);
   }
 
-  add(task: Task, panePid: number | null): void {
+  add(task: Task, panePid: number | null, paneTty: string | null = null): void {
     this.tasks.set(task.id, task);
     this.next = Math.max(this.next, task.id + 1);
-    if (panePid) this.notePid(task, panePid);
+    if (panePid) this.notePid(task, panePid, paneTty);
   }
 
   /** A dead supervisor's tasks, and its next id so no id is given twice. */
@@ -53,8 +53,8 @@ export class TaskTable {
     this.pids.delete(taskId);
   }
 
-  notePid(task: Task, pid: number): void {
-    this.pids.set(task.id, { pid, run: task.run });
+  notePid(task: Task, pid: number, tty: string | null = null): void {
+    this.pids.set(task.id, { pid, tty, run: task.run });
   }
 
   /** The pid the table knows is of the task's current run (an ending seen of an earlier run is not this run's). */
@@ -62,12 +62,12 @@ export class TaskTable {
     return this.pids.get(task.id)?.run === task.run;
   }
 
-  /** The pane pid of each running task whose current run's pid is known (for the process watch). */
-  runningPids(): Map<number, number> {
-    const running = new Map<number, number>();
-    for (const [id, { pid, run }] of this.pids) {
+  /** The pane pid and terminal of each running task whose current run's pid is known (for the process watch). */
+  runningPids(): Map<number, { pid: number; tty: string | null }> {
+    const running = new Map<number, { pid: number; tty: string | null }>();
+    for (const [id, { pid, tty, run }] of this.pids) {
       const task = this.tasks.get(id);
-      if (task && task.endedAt === null && task.run === run) running.set(id, pid);
+      if (task && task.endedAt === null && task.run === run) running.set(id, { pid, tty });
     }
     return running;
   }

@@ -27,6 +27,7 @@ function paneInfo(p: PaneRecord): PaneInfo {
     deadStatus: p.paneDeadStatus,
     deadSignal: p.paneDeadSignal,
     pid: p.panePid,
+    tty: p.paneTty,
     activity: (p.windowActivity ?? 0) * 1000,
     task: p.fleetcomTask === null ? null : String(p.fleetcomTask),
     run: p.fleetcomRun === null ? null : String(p.fleetcomRun),

@@ -16,6 +16,8 @@ export interface PaneInfo {
   /** The signal that killed it, else null. */
   deadSignal: number | null;
   pid: number | null;
+  /** The pane's terminal (`/dev/pts/N`), when tmux said. */
+  tty?: string | null;
   /** ms since epoch of the window's last activity. */
   activity: number;
   task: string | null;
@@ -38,7 +40,7 @@ export type WindowSpec = SpawnSpec & { windowOptions: Record<string, string>; wi
 export interface FleetTmux {
   globalEnvironment(): Promise<Record<string, string>>;
   /** Several windows in as few tmux calls as fit; per spec its window or the error. */
-  newWindows(specs: WindowSpec[]): Promise<Array<{ windowId: string; paneId: string; panePid?: number | null } | Error>>;
+  newWindows(specs: WindowSpec[]): Promise<Array<{ windowId: string; paneId: string; panePid?: number | null; paneTty?: string | null } | Error>>;
   /** respawn-pane -k, clearing the history in the same tmux call (no old hint survives). */
   respawnPane(paneId: string, spec: Omit<SpawnSpec, 'name'>): Promise<void>;
   /** The pane's whole retained text (history and screen), wrapped lines joined. */

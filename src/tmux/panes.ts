@@ -29,6 +29,8 @@ export interface PaneRecord {
   /** Unix seconds of the death (`#{pane_dead_time}`), else null. */
   paneDeadTime: number | null;
   panePid: number | null;
+  /** `#{pane_tty}`: the pane's terminal, or null. */
+  paneTty: string | null;
   /** `#{window_activity}`: Unix seconds of the window's last output. */
   windowActivity: number | null;
   /** Window option `@fleetcom-task` (null when unset or not a number). */
@@ -40,7 +42,7 @@ export interface PaneRecord {
 
 export const PANE_FIELDS = [
   'pane_id', 'window_id', 'window_index', 'window_name', 'session_id', 'pane_dead', 'pane_dead_status',
-  'pane_dead_signal', 'pane_dead_time', 'pane_pid', 'window_activity', '@fleetcom-task', '@fleetcom-run', '@fleetcom-socket',
+  'pane_dead_signal', 'pane_dead_time', 'pane_pid', 'pane_tty', 'window_activity', '@fleetcom-task', '@fleetcom-run', '@fleetcom-socket',
 ] as const;
 
 /** Pure: one raw list-panes record → PaneRecord (exported for unit tests). */
@@ -61,6 +63,7 @@ export function toPaneRecord(r: Record<(typeof PANE_FIELDS)[number], string>): P
     paneDeadSignal: dead ? signal : null,
     paneDeadTime: dead ? time : null,
     panePid: parseIntOrNull(r.pane_pid),
+    paneTty: r.pane_tty === '' ? null : r.pane_tty,
     windowActivity: parseIntOrNull(r.window_activity),
     fleetcomTask: parseIntOrNull(r['@fleetcom-task']),
     fleetcomRun: parseIntOrNull(r['@fleetcom-run']),

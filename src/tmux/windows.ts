@@ -39,9 +39,11 @@ export interface NewWindowResult {
   windowId: string;
   paneId: string;
   panePid: number | null;
+  /** The pane's terminal (`/dev/pts/N`), or null. */
+  paneTty: string | null;
 }
 
-const NEW_FIELDS = ['window_id', 'pane_id', 'pane_pid'] as const;
+const NEW_FIELDS = ['window_id', 'pane_id', 'pane_pid', 'pane_tty'] as const;
 
 function envArgs(env: Readonly<Record<string, string>> | undefined): string[] {
   return Object.entries(env ?? {}).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
@@ -117,7 +119,7 @@ function newWindowCommands(spec: NewWindowSpec, query: FormatQuery<typeof NEW_FI
 }
 
 function toResult(r: Record<(typeof NEW_FIELDS)[number], string>): NewWindowResult {
-  return { windowId: r.window_id, paneId: r.pane_id, panePid: parseIntOrNull(r.pane_pid) };
+  return { windowId: r.window_id, paneId: r.pane_id, panePid: parseIntOrNull(r.pane_pid), paneTty: r.pane_tty === '' ? null : r.pane_tty };
 }
 
 export interface RespawnSpec extends SpawnSpec {

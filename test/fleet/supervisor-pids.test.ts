@@ -41,7 +41,7 @@ async function fleet(panes: { current: PaneInfo[] }) {
   } as unknown as SupervisorDeps;
   const supervisor = new Supervisor(deps);
   await supervisor.adopt({ tasks: [task(1), task(2), task(3)], nextId: 4, namespaces: [] });
-  return { supervisor, watched: () => Object.fromEntries(supervisor.runningPids()) };
+  return { supervisor, watched: () => Object.fromEntries([...supervisor.runningPids()].map(([id, { pid }]) => [id, pid])) };
 }
 
 describe('the pids the supervisor watches', () => {

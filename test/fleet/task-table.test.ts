@@ -11,6 +11,8 @@ function task(id: number, fields: Partial<Task> = {}): Task {
   };
 }
 
+const pids = (table: TaskTable) => Object.fromEntries([...table.runningPids()].map(([id, { pid }]) => [id, pid]));
+
 describe('the task table', () => {
   it('finds a task by id, %pane or @window, and nothing for a ref of another task or none', () => {
     const table = new TaskTable();
@@ -39,17 +41,18 @@ describe('the task table', () => {
   it('watches the pid of a running task only for the run it was read in', () => {
     const table = new TaskTable();
     const [a, b, c] = [task(1), task(2), task(3)];
-    table.add(a, 1001);
+    table.add(a, 1001, '/dev/pts/3');
     table.add(b, 1002);
     table.add(c, null); // tmux did not say: nothing to watch until a reconciliation reads it
-    expect(Object.fromEntries(table.runningPids())).toEqual({ 1: 1001, 2: 1002 });
+    expect(pids(table)).toEqual({ 1: 1001, 2: 1002 });
+    expect(table.runningPids().get(1)?.tty).toBe('/dev/pts/3'); // the terminal the watch can watch
     a.run = 1; // rerun: the old pid is not the new run's
     b.endedAt = 5;
     table.notePid(c, 1003);
-    expect(Object.fromEntries(table.runningPids())).toEqual({ 3: 1003 });
+    expect(pids(table)).toEqual({ 3: 1003 });
     table.notePid(a, 2001);
     table.delete(3);
-    expect(Object.fromEntries(table.runningPids())).toEqual({ 1: 2001 });
+    expect(pids(table)).toEqual({ 1: 2001 });
   });
 
   it('hands out copies, so a walk survives the table changing under it', () => {
