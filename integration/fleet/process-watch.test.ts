@@ -4,7 +4,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { RETELL_AFTER_MS, watchProcesses, type Ending, type ProcessWatch } from '../../src/fleet/process-watch.js';
+import { RETELL_AFTER_MS, watchProcesses, WRITES_BEFORE_POLLING, type Ending, type ProcessWatch } from '../../src/fleet/process-watch.js';
 import { watchTty, type TtyWatchEvents } from '../../src/fleet/tty-watch.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { waitFor } from '../helpers/wait-for.js';
@@ -140,16 +140,19 @@ describe('the process watch of a pane that writes', () => {
     return child;
   }
 
-  it('polls it after it wrote (a write is no ending), then watches its terminal again once quiet', async () => {
+  it('keeps watching a terminal through a few writes, polls it through many, then watches it again', async () => {
     const fake = fakeTerminal();
     const child = waitingChild();
     const told: Ending[] = [];
     watch = watchProcesses(() => new Map([[1, { pid: child.pid as number, tty: '/dev/pts/0' }]]), (_key, ending) => told.push(ending), { everyMs: 20, watchTerminal: fake.watchTerminal });
     expect([fake.armed.length, fake.open()]).toEqual([1, 1]);
-    fake.armed[0]?.written();
+    const writes = (n: number) => Array.from({ length: n }, () => fake.armed.at(-1)?.written());
+    writes(WRITES_BEFORE_POLLING - 1); // an exit hint's few writes
+    expect(fake.open()).toBe(1);
+    writes(1);
     expect(fake.open()).toBe(0);
     await waitFor(() => fake.armed.length === 2, { what: 'the terminal watched again', timeout: 20_000 });
-    fake.armed[1]?.written();
+    writes(WRITES_BEFORE_POLLING);
     child.stdin?.end('go\n');
     await waitFor(() => told.length > 0, { what: 'the ending seen by the poll' });
     expect([{ kind: 'zombie', exitStatus: 4 }, { kind: 'gone' }]).toContainEqual(told[0]);

@@ -4,8 +4,8 @@
 // - a quiet pane's terminal is watched (tty-watch.ts): tmux closing it is an event, and a
 //   fleet of idle tasks costs no wakeup at all (polling 50 of them every 100 ms was most of an
 //   idle supervisor's CPU);
-// - a pane that writes (each write is an event there), or has no terminal to watch, is polled
-//   every 100 ms instead, until it has been quiet for a second: `/proc/<pid>/stat` read
+// - a pane that writes a lot (each write is an event there), or has no terminal to watch, is
+//   polled every 100 ms instead, for a second at a time: `/proc/<pid>/stat` read
 //   through a descriptor kept open. `kill(pid, 0)` cannot tell: it succeeds on a zombie,
 //   which is exactly the missed case. The kept descriptor also cannot be fooled by pid reuse:
 //   once the process is reaped, reading it fails with ESRCH whoever holds the number now.
@@ -17,7 +17,13 @@ export const WATCH_EVERY_MS = 100;
 /** An ended process still named this long after it was told is told again (its pane may not be dead yet). */
 export const RETELL_AFTER_MS = 500;
 
-/** A pane that wrote is polled this long after it last did, then its terminal is watched again. */
+/**
+ * Writes a watched terminal may see within a second before its pane is polled instead (each
+ * is a wakeup): a few keep it watched, so the exit hint an agent prints as it exits does not
+ * cost the exit its event.
+ */
+export const WRITES_BEFORE_POLLING = 8;
+/** A pane polled for its writes is polled this long, then its terminal is watched again. */
 export const POLL_AFTER_OUTPUT_MS = 1_000;
 
 /**
@@ -54,6 +60,9 @@ interface Entry {
   watch: { close(): void } | null;
   /** 0: not polled (watched); otherwise polled until then, Infinity for good (nothing to watch). */
   pollUntil: number;
+  /** Writes seen by the watch in the second that began at `writesSince`. */
+  writes: number;
+  writesSince: number;
 }
 
 export interface ProcessWatch {
@@ -110,7 +119,12 @@ export function watchProcesses(
   const arm = (key: number, entry: Entry): void => {
     entry.pollUntil = 0;
     entry.watch = entry.tty === null ? null : watchTerminal(entry.tty, {
-      written: () => poll(key, entry, Date.now() + POLL_AFTER_OUTPUT_MS),
+      written: () => {
+        const now = Date.now();
+        if (now - entry.writesSince >= 1_000) Object.assign(entry, { writes: 0, writesSince: now });
+        entry.writes += 1;
+        if (entry.writes >= WRITES_BEFORE_POLLING) poll(key, entry, now + POLL_AFTER_OUTPUT_MS);
+      },
       closed: () => {
         if (entries.get(key) === entry) tell(key, entry, endingOf(entry, buffer) ?? { kind: 'closed' });
       },
@@ -124,7 +138,7 @@ export function watchProcesses(
     for (const [key, { pid, at }] of told) if (pid !== wanted.get(key)?.pid || now - at >= RETELL_AFTER_MS) told.delete(key);
     for (const [key, { pid, tty }] of wanted) {
       if (entries.has(key) || told.has(key) || !Number.isInteger(pid) || pid <= 1) continue;
-      const entry: Entry = { pid, tty, fd: openStat(pid), watch: null, pollUntil: 0 };
+      const entry: Entry = { pid, tty, fd: openStat(pid), watch: null, pollUntil: 0, writes: 0, writesSince: now };
       entries.set(key, entry);
       if (!check(key, entry)) arm(key, entry); // it may have ended already
     }
