@@ -64,6 +64,9 @@ describe('the dashboard in a real tmux pane', () => {
     await pressKeys(sb, dash, 'r');
     await fleet.waitTask(quick, (t) => t.run === 1, 'rerun once');
     await waitForScreen(sb, dash, new RegExp(`task ${quick} (rerun|exited with status 0)`), 'the rerun or its end in the status line');
+    // Its end (a second later) is logged in the status line: waited for here, so that on a
+    // loaded machine it cannot replace the save's message below.
+    await fleet.waitTask(quick, (t) => t.run === 1 && t.state === 'exited', 'the rerun to end');
 
     // n starts a command in the fleet's directory, typed into a prompt that starts empty.
     await pressKeys(sb, dash, 'n');
