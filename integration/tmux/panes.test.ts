@@ -150,8 +150,11 @@ describe('paneWithText', () => {
     const sb = await useSandbox();
     const session = await sb.startServer();
     // The text holds the symbol a record's separator starts with, and a blank line.
-    const script = `printf 'first\\n\u241e middle\\n\\nclaude --resume x\\n'; exit 5`;
+    // It exits only once tmux has read its text (tmux drops what it had not read at the exit).
+    const script = `printf 'first\\n\u241e middle\\n\\nclaude --resume x\\n'; read line; exit 5`;
     const dead = await sb.ops.newWindow({ session, name: 't', cwd: sb.dir, argv: ['sh', '-c', script], windowOptions: KEEP });
+    await waitForText(sb, dead.paneId, 'claude --resume x');
+    await sb.tmux('send-keys', '-t', dead.paneId, 'Enter');
     await waitForDeath(sb, session, dead.paneId);
     const read = await paneWithText(sb.runner, dead.paneId);
     expect(read?.record).toMatchObject({ paneId: dead.paneId, windowId: dead.windowId, paneDead: true, paneDeadStatus: 5 });
