@@ -27,6 +27,13 @@ export async function processEnded(fleet: FleetState, task: Task, ending: Ending
   const read = await fleet.deps.tmux.endedPane(task.paneId).catch(() => null);
   if (read === null) return 'gone';
   if (!isOver(read.pane)) return 'not over';
+  if (!read.pane.dead && ending.kind !== 'zombie') {
+    // The terminal closed (or the pid is gone) before tmux reaped the process, so neither tmux
+    // nor the watch has its status yet: recording now would say "status unknown" for a clean
+    // exit. A child exit makes tmux reap; the status comes with the next read.
+    await fleet.deps.tmux.reapChildren().catch(() => undefined);
+    return 'not over';
+  }
   // tmux has not reaped it: the zombie's own status is the one tmux will report.
   const unreaped = !read.pane.dead && ending.kind === 'zombie';
   await recordExit(fleet, task, unreaped ? { ...read.pane, deadStatus: ending.exitStatus } : read.pane, read.text);

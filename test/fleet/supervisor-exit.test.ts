@@ -113,6 +113,15 @@ describe('a process the watch saw end', () => {
     expect(calls.reaps).toBe(1);
   });
 
+  it('waits for tmux’s status when the terminal closed before tmux reaped the process', async () => {
+    const { s, task, calls } = await ending([pane({ exited: true }), pane({ dead: true, exited: true, deadStatus: 0 })]);
+    await s.processEnded(1, { kind: 'closed' });
+    expect(task.endedAt).toBeNull();
+    expect(calls.reaps).toBe(1);
+    await waitUntil(() => task.endedAt !== null);
+    expect(task).toMatchObject({ exitStatus: 0, exitHint: ID, killed: false });
+  });
+
   it('reads the pane again while tmux has not yet read the last of its output', async () => {
     const { s, task, calls } = await ending([pane({}), pane({}), pane({ dead: true, exited: true, deadStatus: 0 })]);
     await s.processEnded(1, { kind: 'zombie', exitStatus: 0 });
