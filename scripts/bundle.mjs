@@ -21,23 +21,41 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const chunks = `${root}dist/chunks`;
 
 rmSync(chunks, { recursive: true, force: true });
-const result = await build({
+const common = {
   absWorkingDir: root,
-  entryPoints: ['src/cli.ts'],
-  outdir: 'dist',
-  chunkNames: 'chunks/[name]-[hash]',
   bundle: true,
-  splitting: true,
   format: 'esm',
   platform: 'node',
   target: 'node20.19',
-  // commander is CommonJS and requires Node built-ins; an ES module has no `require` of its own.
-  banner: { js: "import { createRequire as __fleetcomRequire } from 'node:module'; const require = __fleetcomRequire(import.meta.url);" },
   // Keeps the shebang of src/cli.ts; the bundle's own source map points back into src/.
   sourcemap: true,
   metafile: true,
   logLevel: 'warning',
+};
+// `ls` is built on its own below: the entry imports it as a file beside it, not a chunk.
+const lsClientApart = {
+  name: 'ls-client-apart',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/ls-client\.js$/ }, () => ({ path: './ls-client.js', external: true }));
+  },
+};
+const result = await build({
+  ...common,
+  entryPoints: ['src/cli.ts'],
+  outdir: 'dist',
+  chunkNames: 'chunks/[name]-[hash]',
+  splitting: true,
+  plugins: [lsClientApart],
+  // commander is CommonJS and requires Node built-ins; an ES module has no `require` of its own.
+  banner: { js: "import { createRequire as __fleetcomRequire } from 'node:module'; const require = __fleetcomRequire(import.meta.url);" },
 });
+// `ls` and `ls --json` (src/ls-client.ts) as one self-contained file: Node loads one module
+// instead of the dozen chunks they would share with the rest, ~9 ms of their start.
+const ls = await build({ ...common, entryPoints: ['src/ls-client.ts'], outfile: 'dist/ls-client.js' });
 // Which source files each output holds and what it imports: the tests check from it that a
 // client command's chunks stay free of what it does not need.
-writeFileSync(`${root}dist/bundle-meta.json`, `${JSON.stringify(result.metafile)}\n`);
+const meta = {
+  inputs: { ...result.metafile.inputs, ...ls.metafile.inputs },
+  outputs: { ...result.metafile.outputs, ...ls.metafile.outputs },
+};
+writeFileSync(`${root}dist/bundle-meta.json`, `${JSON.stringify(meta)}\n`);

@@ -4,7 +4,7 @@
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { processDeps, type Deps } from './deps.js';
-import { errorMessage, FleetError, ReportedError } from './errors.js';
+import { report } from './report.js';
 
 /**
  * `ls` and `ls --json`, which scripts and status bars call most, start without commander:
@@ -15,10 +15,10 @@ import { errorMessage, FleetError, ReportedError } from './errors.js';
 function plainRun(argv: readonly string[], deps: Deps): (() => Promise<number>) | null {
   const [command, option, ...rest] = argv;
   if (command !== 'ls' || rest.length > 0 || (option !== undefined && option !== '--json')) return null;
-  return async () => (await import('./commands/tasks.js')).runLs(option === undefined ? {} : { json: true }, deps);
+  return async () => (await import('./ls-client.js')).runPlainLs(option !== undefined, deps);
 }
 
-/** Runs one command line; returns the exit code. The only catch in the program. */
+/** Runs one command line; returns the exit code. The only catch in the program but ls-client.ts's. */
 export async function main(argv: readonly string[], deps: Deps = processDeps()): Promise<number> {
   try {
     const run = plainRun(argv, deps) ?? (await (await import('./commands/program.js')).parseCommandLine(argv, deps));
@@ -26,17 +26,6 @@ export async function main(argv: readonly string[], deps: Deps = processDeps()):
   } catch (error) {
     return report(error, deps);
   }
-}
-
-function report(error: unknown, deps: Deps): number {
-  if (deps.env.FLEETCOM_DEBUG === '1' && error instanceof Error) deps.stderr.write(`${error.stack}\n`);
-  if (error instanceof ReportedError) return error.exitCode;
-  // Every error fleetcom raises on purpose is a FleetError with its exit code; anything else
-  // is a failure (1).
-  const code = error instanceof FleetError ? error.exitCode : 1;
-  deps.stderr.write(`fleetcom: ${errorMessage(error)}\n`);
-  if (code === 2) deps.stderr.write(`try 'fleetcom --help'\n`);
-  return code;
 }
 
 function isEntry(): boolean {

@@ -1,6 +1,6 @@
 // The built bin is one esbuild bundle split per command (scripts/bundle.mjs): what a command
 // loads at start is dist/cli.js, its statically imported chunks, and its own command chunk
-// with theirs. These tests read esbuild's metafile and keep the client commands' start free
+// with theirs; `ls` alone is the one file dist/ls-client.js. These tests read esbuild's metafile and keep the client commands' start free
 // of what only the supervisor needs (zod, chokidar, the dashboard, the supervisor itself).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -44,14 +44,15 @@ describe('the bundled bin', () => {
     const onDemand = (file: string | undefined) =>
       (file === undefined ? [] : meta.outputs[file]?.imports ?? []).filter((edge) => edge.kind === 'dynamic-import').map((edge) => edge.path);
     const entryOf = (file: string) => meta.outputs[file]?.entryPoint;
-    expect(onDemand('dist/cli.js').map(entryOf)).toEqual(expect.arrayContaining(['src/commands/tasks.ts', PROGRAM]));
+    expect(onDemand('dist/cli.js').map(entryOf)).toContain(PROGRAM);
+    expect(onDemand('dist/cli.js')).toContain('./ls-client.js');
     const program = onDemand('dist/cli.js').find((file) => entryOf(file) === PROGRAM);
     expect(onDemand(program).map(entryOf)).toEqual(expect.arrayContaining(['src/commands/tasks.ts', 'src/commands/save.ts', 'src/commands/up.ts']));
   });
 
   it.each([
     ['--version and --help', []],
-    ['ls, run, kill, rm, tag, rename, group, rerun', ['src/commands/tasks.ts']],
+    ['run, kill, rm, tag, rename, group, rerun', ['src/commands/tasks.ts']],
     ['save', ['src/commands/save.ts']],
     ['load and recover', ['src/commands/load.ts']],
     ['sessions', ['src/commands/sessions.ts']],
@@ -64,8 +65,11 @@ describe('the bundled bin', () => {
 
   it('starts ls and ls --json without commander: the entry runs them itself', () => {
     expect(loadedSources().filter((source) => source.includes('node_modules/commander/'))).toEqual([]);
-    const ls = loadedSources('src/commands/tasks.ts');
+    const ls = loadedSources('src/ls-client.ts');
+    expect(ls).toEqual(expect.arrayContaining(['src/ls-client.ts', 'src/commands/tasks.ts', 'src/control/client.ts']));
     expect(ls).not.toContain(PROGRAM);
+    // One file: it imports no chunk, only Node's built-ins.
+    expect(meta.outputs['dist/ls-client.js']?.imports.filter((edge) => !edge.path.startsWith('node:'))).toEqual([]);
     expect(ls.filter((source) => source.includes('node_modules/'))).toEqual([]);
     expect(loadedSources(PROGRAM).filter((source) => source.includes('node_modules/commander/')).length).toBeGreaterThan(0);
   });

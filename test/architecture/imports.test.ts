@@ -11,12 +11,13 @@ const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '../../src');
 /** Top to bottom. A directory of src/, or a file directly in src/ by its name. */
 const LAYERS: readonly (readonly string[])[] = [
   ['cli.ts'],
+  ['ls-client.ts'],
   ['commands'],
   ['dashboard'],
   ['fleet', 'doctor', 'config', 'completion'],
   ['control', 'capture', 'sessions', 'ownership'],
   ['harness', 'tmux'],
-  ['deps.ts', 'errors.ts', 'paths.ts', 'fs-safety.ts', 'format-age.ts'],
+  ['deps.ts', 'errors.ts', 'report.ts', 'paths.ts', 'fs-safety.ts', 'format-age.ts'],
 ];
 
 function sourceFiles(dir: string): string[] {

@@ -1,0 +1,16 @@
+// `ls` and `ls --json`, which scripts and status bars call most, built as a bundle of their own
+// (scripts/bundle.mjs: dist/ls-client.js, without splitting): Node loads its ~11 kB as one
+// file instead of the dozen chunks the split bundle spreads it over, ~9 ms of a start of
+// ~48 ms on 2 cores (README, Performance). Its errors are reported here because the bundle
+// has its own copy of the error classes, which the entry's `instanceof` would not know.
+import { runLs } from './commands/tasks.js';
+import type { Deps } from './deps.js';
+import { report } from './report.js';
+
+export async function runPlainLs(json: boolean, deps: Deps): Promise<number> {
+  try {
+    return await runLs(json ? { json: true } : {}, deps);
+  } catch (error) {
+    return report(error, deps);
+  }
+}
