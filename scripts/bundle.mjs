@@ -32,11 +32,12 @@ const common = {
   metafile: true,
   logLevel: 'warning',
 };
-// `ls` is built on its own below: the entry imports it as a file beside it, not a chunk.
-const lsClientApart = {
-  name: 'ls-client-apart',
+// `ls` and `save` are built on their own below: the entry (the command table) imports each as
+// a file beside it (among the chunks), not as chunks of this build.
+const apart = {
+  name: 'built-apart',
   setup(b) {
-    b.onResolve({ filter: /^\.\/ls-client\.js$/ }, () => ({ path: './ls-client.js', external: true }));
+    b.onResolve({ filter: /^\.\/(ls|save)-client\.js$/ }, (args) => ({ path: args.path, external: true }));
   },
 };
 const result = await build({
@@ -45,17 +46,19 @@ const result = await build({
   outdir: 'dist',
   chunkNames: 'chunks/[name]-[hash]',
   splitting: true,
-  plugins: [lsClientApart],
+  plugins: [apart],
   // commander is CommonJS and requires Node built-ins; an ES module has no `require` of its own.
   banner: { js: "import { createRequire as __fleetcomRequire } from 'node:module'; const require = __fleetcomRequire(import.meta.url);" },
 });
 // `ls` and `ls --json` (src/ls-client.ts) as one self-contained file: Node loads one module
 // instead of the dozen chunks they would share with the rest, ~9 ms of their start.
 const ls = await build({ ...common, entryPoints: ['src/ls-client.ts'], outfile: 'dist/ls-client.js' });
+// `save` the same way, beside the chunks that import it (src/commands/ maps to dist/chunks/).
+const save = await build({ ...common, entryPoints: ['src/commands/save-client.ts'], outfile: 'dist/chunks/save-client.js' });
 // Which source files each output holds and what it imports: the tests check from it that a
 // client command's chunks stay free of what it does not need.
 const meta = {
-  inputs: { ...result.metafile.inputs, ...ls.metafile.inputs },
-  outputs: { ...result.metafile.outputs, ...ls.metafile.outputs },
+  inputs: { ...result.metafile.inputs, ...ls.metafile.inputs, ...save.metafile.inputs },
+  outputs: { ...result.metafile.outputs, ...ls.metafile.outputs, ...save.metafile.outputs },
 };
 writeFileSync(`${root}dist/bundle-meta.json`, `${JSON.stringify(meta)}\n`);

@@ -1,6 +1,7 @@
 // The built bin is one esbuild bundle split per command (scripts/bundle.mjs): what a command
 // loads at start is dist/cli.js, its statically imported chunks, and its own command chunk
-// with theirs; `ls` alone is the one file dist/ls-client.js. These tests read esbuild's metafile and keep the client commands' start free
+// with theirs; `ls` is the one file dist/ls-client.js, and `save` the one file
+// dist/chunks/save-client.js after the command table. These tests read esbuild's metafile and keep the client commands' start free
 // of what only the supervisor needs (zod, chokidar, the dashboard, the supervisor itself).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -47,13 +48,14 @@ describe('the bundled bin', () => {
     expect(onDemand('dist/cli.js').map(entryOf)).toContain(PROGRAM);
     expect(onDemand('dist/cli.js')).toContain('./ls-client.js');
     const program = onDemand('dist/cli.js').find((file) => entryOf(file) === PROGRAM);
-    expect(onDemand(program).map(entryOf)).toEqual(expect.arrayContaining(['src/commands/tasks.ts', 'src/commands/save.ts', 'src/commands/up.ts']));
+    expect(onDemand(program).map(entryOf)).toEqual(expect.arrayContaining(['src/commands/tasks.ts', 'src/commands/up.ts']));
+    expect(onDemand(program)).toContain('./save-client.js');
   });
 
   it.each([
     ['--version and --help', []],
     ['run, kill, rm, tag, rename, group, rerun', ['src/commands/tasks.ts']],
-    ['save', ['src/commands/save.ts']],
+    ['save', ['src/commands/save-client.ts']],
     ['load and recover', ['src/commands/load.ts']],
     ['sessions', ['src/commands/sessions.ts']],
     ['explain', ['src/commands/explain.ts']],
@@ -72,6 +74,11 @@ describe('the bundled bin', () => {
     expect(meta.outputs['dist/ls-client.js']?.imports.filter((edge) => !edge.path.startsWith('node:'))).toEqual([]);
     expect(ls.filter((source) => source.includes('node_modules/'))).toEqual([]);
     expect(loadedSources(PROGRAM).filter((source) => source.includes('node_modules/commander/')).length).toBeGreaterThan(0);
+  });
+
+  it('starts save from one file after the command table', () => {
+    expect(meta.outputs['dist/chunks/save-client.js']?.entryPoint).toBe('src/commands/save-client.ts');
+    expect(meta.outputs['dist/chunks/save-client.js']?.imports.filter((edge) => !edge.path.startsWith('node:'))).toEqual([]);
   });
 
   it('starts up with the supervisor (the check above can see it)', () => {

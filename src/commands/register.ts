@@ -15,7 +15,8 @@ const doctor = () => import('./doctor.js');
 const explain = () => import('./explain.js');
 const keys = () => import('./keys.js');
 const load = () => import('./load.js');
-const save = () => import('./save.js');
+// save runs from its own one-file bundle (save-client.ts).
+const save = () => import('./save-client.js');
 const sessions = () => import('./sessions.js');
 const tasks = () => import('./tasks.js');
 const up = () => import('./up.js');
@@ -123,7 +124,7 @@ export function registerCommands(program: Command, deps: Deps, dispatch: Dispatc
     .option('--stdout', 'print the session file instead of writing it')
     .option('--force', 'write the file even when the fleet has no tasks')
     .addHelpText('after', example('  fleetcom save work\n  fleetcom save --output ./fleet.json\n  fleetcom save --stdout'))
-    .action((name: string | undefined, opts) => dispatch(async () => (await save()).runSave(name, opts, deps)));
+    .action((name: string | undefined, opts) => dispatch(async () => (await save()).runSaveApart(name, opts, deps)));
 
   program
     .command('load')
