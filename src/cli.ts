@@ -4,7 +4,7 @@
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { processDeps, type Deps } from './deps.js';
-import { report } from './report.js';
+import { reporting } from './report.js';
 
 /**
  * `ls` and `ls --json`, which scripts and status bars call most, start without commander:
@@ -19,13 +19,11 @@ function plainRun(argv: readonly string[], deps: Deps): (() => Promise<number>) 
 }
 
 /** Runs one command line; returns the exit code. The only catch in the program but ls-client.ts's. */
-export async function main(argv: readonly string[], deps: Deps = processDeps()): Promise<number> {
-  try {
+export function main(argv: readonly string[], deps: Deps = processDeps()): Promise<number> {
+  return reporting(async () => {
     const run = plainRun(argv, deps) ?? (await (await import('./commands/program.js')).parseCommandLine(argv, deps));
     return typeof run === 'number' ? run : await run();
-  } catch (error) {
-    return report(error, deps);
-  }
+  }, deps);
 }
 
 function isEntry(): boolean {

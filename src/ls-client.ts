@@ -5,12 +5,8 @@
 // has its own copy of the error classes, which the entry's `instanceof` would not know.
 import { runLs } from './commands/tasks.js';
 import type { Deps } from './deps.js';
-import { report } from './report.js';
+import { reporting } from './report.js';
 
-export async function runPlainLs(json: boolean, deps: Deps): Promise<number> {
-  try {
-    return await runLs(json ? { json: true } : {}, deps);
-  } catch (error) {
-    return report(error, deps);
-  }
+export function runPlainLs(json: boolean, deps: Deps): Promise<number> {
+  return reporting(() => runLs(json ? { json: true } : {}, deps), deps);
 }

@@ -4,7 +4,7 @@
 import type { Deps } from './deps.js';
 import { errorMessage, FleetError, ReportedError } from './errors.js';
 
-export function report(error: unknown, deps: Deps): number {
+function report(error: unknown, deps: Deps): number {
   if (deps.env.FLEETCOM_DEBUG === '1' && error instanceof Error) deps.stderr.write(`${error.stack}\n`);
   if (error instanceof ReportedError) return error.exitCode;
   // Every error fleetcom raises on purpose is a FleetError with its exit code; anything else
@@ -13,4 +13,13 @@ export function report(error: unknown, deps: Deps): number {
   deps.stderr.write(`fleetcom: ${errorMessage(error)}\n`);
   if (code === 2) deps.stderr.write(`try 'fleetcom --help'\n`);
   return code;
+}
+
+/** Runs a command, turning what it throws into its message and exit code. */
+export async function reporting(run: () => Promise<number>, deps: Deps): Promise<number> {
+  try {
+    return await run();
+  } catch (error) {
+    return report(error, deps);
+  }
 }

@@ -3,13 +3,9 @@
 // chunks save shares with other commands. Its errors are reported here, since the bundle has
 // its own copy of the error classes, which the entry's `instanceof` would not know.
 import type { Deps } from '../deps.js';
-import { report } from '../report.js';
+import { reporting } from '../report.js';
 import { runSave, type SaveOptions } from './save.js';
 
-export async function runSaveApart(name: string | undefined, opts: SaveOptions, deps: Deps): Promise<number> {
-  try {
-    return await runSave(name, opts, deps);
-  } catch (error) {
-    return report(error, deps);
-  }
+export function runSaveApart(name: string | undefined, opts: SaveOptions, deps: Deps): Promise<number> {
+  return reporting(() => runSave(name, opts, deps), deps);
 }
