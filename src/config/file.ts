@@ -2,7 +2,7 @@
 // whole (exit 2) naming the file, the key and the reason: a half-applied config would run the
 // fleet with settings nobody chose.
 import { readFileSync } from 'node:fs';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { UsageError } from '../errors.js';
 import { lineColumn, locateJsonError } from '../sessions/json-location.js';
 import { CONFIG_KEYS, configFileSchema, type ConfigFile } from './keys.js';

@@ -1,7 +1,7 @@
 // Every key of config.json: its schema, its default and what it does. A new setting is one
 // entry here (and its flag, if it has one, in commands/register.ts); the file, `fleetcom
 // config` and the README table all follow from this list.
-import { z } from 'zod';
+import * as z from 'zod';
 import { GROUP_BY, TMUX_KEY, type GroupBy } from './values.js';
 
 

@@ -1,7 +1,7 @@
 // The control socket's language: one NDJSON request and one reply per connection, each
 // validated. Every request carries the protocol version; `down` is accepted from any version
 // so an old supervisor can always be stopped.
-import { z } from 'zod';
+import * as z from 'zod';
 import { PROTOCOL_VERSION, type Reply } from './reply.js';
 import type { ReplyOf } from './replies.js';
 

@@ -1,7 +1,7 @@
 // `<runtime dir>/state.json`: what a new supervisor needs to adopt the fleet.
 // Written atomically (temp file + rename, 0600) on every change; never holds environments.
 import { readFileSync } from 'node:fs';
-import { z } from 'zod';
+import * as z from 'zod';
 import { keepAside, writeFileAtomicSync } from '../fs-safety.js';
 import { taskSchema } from './task-record.js';
 

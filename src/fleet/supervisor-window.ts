@@ -3,7 +3,7 @@
 // (and whether tmux named it automatically) is kept in a window option rather than in memory,
 // so `down` after a crashed supervisor and a new `up` still puts back the user's name, not
 // `fleetcom`.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { TmuxRun } from '../tmux/runner.js';
 import { renameWindow } from '../tmux/windows.js';
 import { displayMessage } from '../tmux/sessions.js';

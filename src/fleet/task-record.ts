@@ -1,7 +1,7 @@
 // What is kept of a task across supervisors (state.json, and in part the task window's own
 // record): one zod schema, and the TypeScript type inferred from it, so the file format and
 // the code cannot drift apart. Only type imports of this file reach the client commands.
-import { z } from 'zod';
+import * as z from 'zod';
 
 const nullableString = z.string().nullable();
 

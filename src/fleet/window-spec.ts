@@ -7,7 +7,7 @@
 // It names its task and run: a record too big to ride along in the call that makes the window
 // or starts a rerun is set in a later call, and a crash in between leaves a window without
 // one (an unknown task) or with its previous run's, which must not pass for the new run.
-import { z } from 'zod';
+import * as z from 'zod';
 import { taskSchema } from './task-record.js';
 
 export const SPEC_OPTION = '@fleetcom-spec';

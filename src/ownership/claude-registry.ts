@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { isRunning, placeOf, startTicks, type Liveness } from './proc.js';
 
 // claude's registry of running sessions: `<home>/sessions/<pid>.json`, written at start,

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { scrapeExit, type HarnessName } from '../../src/harness/index.js';
 
 // Channel 1 on exit texts recorded from the real clients by the contract suite
