@@ -44,6 +44,7 @@ export async function processEnded(fleet: FleetState, task: Task, ending: Ending
 /** Catches what hooks missed: deaths, windows closed outside fleetcom, idleness. */
 export async function reconcile(fleet: FleetState): Promise<void> {
   const { tasks, attention, marks, deps } = fleet;
+  if (tasks.size === 0) return; // nothing to catch up with: no tmux call
   const panes = new Map((await deps.tmux.listPanes()).map((p) => [p.paneId, p]));
   const renames: Array<[string, string]> = [];
   for (const task of tasks.values()) {

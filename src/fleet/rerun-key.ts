@@ -3,7 +3,8 @@
 // window reruns its task through the socket named by its own `@fleetcom-socket`; anywhere else
 // the key does what it did before (kept in a server option, so an adopting supervisor and the
 // final `down` both know it).
-import { bindKey, listKey, setServerOption, showServerOption, unbindKey, unsetServerOption } from '../tmux/options.js';
+import { bindKey, listKey, serverOptionQuery, showServerOption, unbindKey, unsetServerOption } from '../tmux/options.js';
+import type { Query } from '../tmux/queries.js';
 import type { TmuxRun } from '../tmux/runner.js';
 import { NEXT_KEY_MARK } from './next-key.js';
 import { cliShell, tmuxQuote, type CliPaths } from './tmux-commands.js';
@@ -24,20 +25,26 @@ export function previousBindingOption(key: string): string {
   return `@fleetcom-prev-${key}`;
 }
 
-export async function installRerunKey(tmux: TmuxRun, key: string, cli: CliPaths): Promise<void> {
-  await installKey(tmux, key, (previous) => rerunBinding(cli, previous));
+/** The option keeping what `key` did before fleetcom bound it, read with the other start-up queries. */
+export function previousBindingQuery(key: string): Query<string | null> {
+  return serverOptionQuery(previousBindingOption(key));
 }
 
-/** Binds a prefix key over what it did before, which is recorded once for `down` to restore. */
-export async function installKey(tmux: TmuxRun, key: string, binding: (previous: string | null) => string): Promise<void> {
-  const option = previousBindingOption(key);
-  let previous = await showServerOption(tmux, option);
+/**
+ * The commands that bind a prefix key over what it did before, which is recorded once for
+ * `down` to restore. `recorded`: the option previousBindingQuery read (null: none yet, so this
+ * is the first fleet on this server to bind the key, and what the key runs now is read here).
+ */
+export async function keyCommands(tmux: TmuxRun, key: string, recorded: string | null, binding: (previous: string | null) => string): Promise<string[][]> {
+  const commands: string[][] = [];
+  let previous = recorded;
   if (previous === null) {
     const current = await listKey(tmux, 'prefix', key);
     previous = current !== null && !isFleetcomBinding(current) ? current : '';
-    await setServerOption(tmux, option, previous);
+    commands.push(['set-option', '-s', previousBindingOption(key), previous]);
   }
-  await bindKey(tmux, 'prefix', key, binding(previous || null));
+  commands.push(['bind-key', '-T', 'prefix', key, binding(previous || null)]);
+  return commands;
 }
 
 /** `down`: the key does again what it did before fleetcom bound it (this key or the next-task key). */

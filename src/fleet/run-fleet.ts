@@ -9,7 +9,6 @@ import { callerEnv, type Deps } from '../deps.js';
 import { describeFsError, FleetError } from '../errors.js';
 import { ensureSafeDir, removeFile } from '../fs-safety.js';
 import { captureRoot, fleetRuntime, sessionDir, userHome, type RuntimeFiles } from '../paths.js';
-import { setSessionOption } from '../tmux/options.js';
 import { TmuxRunner, type TmuxRun } from '../tmux/runner.js';
 import { displayMessage } from '../tmux/sessions.js';
 import { assertVersion } from '../tmux/version.js';
@@ -22,10 +21,11 @@ import { acquireLock, releaseLock } from './lock.js';
 import { fleetRecovery } from './recovery-writer.js';
 import { nextBinding } from './next-key.js';
 import { notifier } from './notify.js';
-import { installKey, installRerunKey, restoreKey } from './rerun-key.js';
+import { rerunBinding, restoreKey } from './rerun-key.js';
 import { cliPaths } from './runtime-files.js';
 import { Supervisor } from './supervisor.js';
-import { nameSupervisorWindow, restoreSupervisorWindow } from './supervisor-window.js';
+import { readStart, setUpServer } from './startup.js';
+import { restoreSupervisorWindow } from './supervisor-window.js';
 import { fleetTmux } from './tmux-adapter.js';
 import { paneDiedHook } from './tmux-commands.js';
 import { startWakeups, type Wakeups } from './wakeups.js';
@@ -48,7 +48,6 @@ export interface FleetOptions {
 
 type Stop = { down: boolean; code: number };
 
-const HISTORY_LIMIT = '10000';
 const SIGNALS: NodeJS.Signals[] = ['SIGTERM', 'SIGHUP', 'SIGINT'];
 
 export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> {
@@ -60,7 +59,12 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
   const files = fleetRuntime(env);
   ensureSafeDir(files.dir);
   await acquireLock(files, process.pid);
-  const [sessionId = '', sessionName = ''] = (await displayMessage(tmux, pane, '#{session_id}\t#{session_name}')).split('\t');
+  const keys: Array<readonly [string, (previous: string | null) => string]> = [
+    [opts.rerunKey, (previous: string | null) => rerunBinding(cliPaths(), previous)] as const,
+    [opts.nextKey, () => nextBinding(cliPaths(), files.socket)] as const,
+  ].filter(([key]) => key !== 'none');
+  const start = await readStart(tmux, pane, keys.map(([key]) => key));
+  const { id: sessionId, name: sessionName } = start.session;
   let ui: FleetUi | null = null;
   const log = fleetLog(deps, env, (line) => {
     ui?.log(line);
@@ -148,18 +152,15 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
   });
 
   try {
-    await setSessionOption(tmux, sessionId, 'history-limit', HISTORY_LIMIT);
-    await adoptLeftTasks(supervisor, tmux, { sessionId, files, root, env, cwd: deps.cwd, now: deps.now(), log });
+    await adoptLeftTasks(supervisor, tmux, { sessionId, files, root, env, cwd: deps.cwd, now: deps.now(), log }, start);
     await watchers.follow();
     watchers.dropIdle();
-    if (opts.rerunKey !== 'none') await installRerunKey(tmux, opts.rerunKey, cliPaths());
-    if (opts.nextKey !== 'none') await installKey(tmux, opts.nextKey, () => nextBinding(cliPaths(), files.socket));
+    await setUpServer(tmux, { pane, read: start, keys, log });
     if (opts.load.length > 0) {
       const result = await supervisor.handle({ op: 'load', tasks: opts.load, env });
       for (const error of result.errors) log(`not loaded: ${error}`);
       for (const line of result.skipped ?? []) log(`skipped: ${line}`);
     }
-    await nameSupervisorWindow(tmux, pane).catch((e: Error) => log(`could not name this window: ${e.message}`));
     recovery.start();
     if (supervisor.size > 0) recovery.changed(); // adopted tasks start a snapshot too
     log(`fleet up in tmux session '${sessionName}' (control socket ${files.socket})`);

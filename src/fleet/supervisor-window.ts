@@ -4,9 +4,9 @@
 // so `down` after a crashed supervisor and a new `up` still puts back the user's name, not
 // `fleetcom`.
 import * as z from 'zod';
+import { textQuery, type Query } from '../tmux/queries.js';
 import type { TmuxRun } from '../tmux/runner.js';
-import { renameWindow } from '../tmux/windows.js';
-import { displayMessage } from '../tmux/sessions.js';
+import { renameCommand, renameWindow } from '../tmux/windows.js';
 import { setWindowOption, showLocalWindowOption, unsetWindowOption } from '../tmux/options.js';
 
 export const SUPERVISOR_WINDOW_NAME = 'fleetcom';
@@ -17,15 +17,26 @@ const PREVIOUS = '@fleetcom-previous-name';
 const Previous = z.object({ name: z.string(), automatic: z.enum(['on', 'off']).nullable() }).strict();
 type Previous = z.infer<typeof Previous>;
 
-/** Names the window holding `pane` `fleetcom`, keeping its previous name (unless kept already). */
-export async function nameSupervisorWindow(tmux: TmuxRun, pane: string): Promise<void> {
-  if ((await readPrevious(tmux, pane)) === null) {
-    const name = await displayMessage(tmux, pane, '#{window_name}');
-    const automatic = await showLocalWindowOption(tmux, pane, 'automatic-rename');
-    const previous: Previous = { name: name.replace(/\n$/, ''), automatic: automatic === 'on' || automatic === 'off' ? automatic : null };
-    await setWindowOption(tmux, pane, PREVIOUS, JSON.stringify(previous));
+/** What naming the supervisor's window needs to know, read with the other start-up queries. */
+export function supervisorWindowQueries(pane: string): [kept: Query<string>, name: Query<string>, automatic: Query<string>] {
+  return [
+    textQuery(['show-options', '-w', '-q', '-v', '-t', pane, PREVIOUS]),
+    textQuery(['display-message', '-p', '-t', pane, '#{window_name}']),
+    textQuery(['show-options', '-w', '-q', '-v', '-t', pane, 'automatic-rename']),
+  ];
+}
+
+/**
+ * Names the window holding `pane` `fleetcom`, keeping its previous name unless one is kept
+ * already (`kept`, the option's text; supervisorWindowQueries read all three).
+ */
+export async function nameSupervisorWindow(tmux: TmuxRun, pane: string, read: { kept: string; name: string; automatic: string }): Promise<void> {
+  const keep: string[][] = [];
+  if (parsePrevious(read.kept) === null) {
+    const previous: Previous = { name: read.name, automatic: read.automatic === 'on' || read.automatic === 'off' ? read.automatic : null };
+    keep.push(['set-option', '-w', '-t', pane, PREVIOUS, JSON.stringify(previous)]);
   }
-  await renameWindow(tmux, pane, SUPERVISOR_WINDOW_NAME);
+  await tmux.runSequence([...keep, renameCommand(pane, SUPERVISOR_WINDOW_NAME)]);
 }
 
 /** Puts back the name (and automatic renaming) the window had before `up`. */
@@ -40,7 +51,10 @@ export async function restoreSupervisorWindow(tmux: TmuxRun, pane: string): Prom
 
 /** The kept name; null when there is none or it is not ours (a user can set any option). */
 async function readPrevious(tmux: TmuxRun, pane: string): Promise<Previous | null> {
-  const text = await showLocalWindowOption(tmux, pane, PREVIOUS);
+  return parsePrevious(await showLocalWindowOption(tmux, pane, PREVIOUS));
+}
+
+function parsePrevious(text: string): Previous | null {
   if (text === '') return null;
   try {
     const parsed = Previous.safeParse(JSON.parse(text));

@@ -2,7 +2,7 @@
 // looked up on the whole server, so a task window the user moved to another session is still
 // found (its pane id and window id stay the same).
 import { setWindowOption, setWindowOptions, showGlobalEnvironment, unsetWindowOption, windowOptionValues } from '../tmux/options.js';
-import { capturePane, listPanes, livePanePids, paneWithText, reapChildren, type PaneRecord } from '../tmux/panes.js';
+import { capturePane, listPanes, livePanePids, needsReaping, paneWithText, reapChildren, type PaneRecord } from '../tmux/panes.js';
 import type { TmuxRun } from '../tmux/runner.js';
 import { killWindow, newWindows, renameWindow, renameWindows, respawnPane, showWindow } from '../tmux/windows.js';
 import { LEADING_GLYPH } from './glyphs.js';
@@ -15,10 +15,10 @@ import { SPEC_CHARS, SPEC_OPTION } from './window-spec.js';
  */
 async function reapedPanes(tmux: TmuxRun, sessionId: string | null): Promise<PaneRecord[]> {
   const panes = await listPanes(tmux, sessionId);
-  return panes.some((p) => p.paneExited && !p.paneDead) ? listPanes(tmux, sessionId) : panes;
+  return panes.some(needsReaping) ? listPanes(tmux, sessionId) : panes;
 }
 
-function paneInfo(p: PaneRecord): PaneInfo {
+export function paneInfo(p: PaneRecord): PaneInfo {
   return {
     paneId: p.paneId,
     windowId: p.windowId,

@@ -46,6 +46,9 @@
 //       lands on the session's current window; install it per task window (windowHooks)
 //   bindKey(table, key, command) / unbindKey(table, key) / listKey(table, key) → command | null
 //   showGlobalEnvironment() → Record<string, string>
+// Several reads in one tmux call (queries.ts): runQueries(runner, [panesQuery(null),
+//   serverOptionQuery(name), windowOptionQuery(name, chars), textQuery(argv)…]) → each one's
+//   parsed output, cut at a fresh marker line; only for commands that cannot fail.
 // Text arguments: names and cwd are stored exactly as given (escapeFormat undoes the format
 // expansion tmux applies to `-n`, `-c` and rename-window; `#{window_name}` reads the name back
 // unchanged). The status line draws `##` as `#` and `#[…]` as a style: pass
@@ -55,3 +58,4 @@ export * from './errors.js';
 export * from './format.js';
 export * from './runner.js';
 export * from './operations.js';
+export * from './queries.js';

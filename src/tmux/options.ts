@@ -1,5 +1,6 @@
 // Options (window, session, server), hooks and key bindings.
 import { TmuxError } from './errors.js';
+import type { Query } from './queries.js';
 import type { TmuxRun } from './runner.js';
 import { runBatched } from './windows.js';
 
@@ -28,7 +29,16 @@ export async function showLocalWindowOption(tmux: TmuxRun, target: string, name:
  * a window that appears twice, are left out.
  */
 export async function windowOptionValues(tmux: TmuxRun, name: string, valueChars: RegExp): Promise<Map<string, string>> {
-  const out = await tmux.runSequence([['list-windows', '-a', '-F', `#{window_id} #{${name}}`]]);
+  const query = windowOptionQuery(name, valueChars);
+  return query.parse(await tmux.runSequence([query.command]));
+}
+
+/** windowOptionValues' read, to run with other queries (runQueries). */
+export function windowOptionQuery(name: string, valueChars: RegExp): Query<Map<string, string>> {
+  return { command: ['list-windows', '-a', '-F', `#{window_id} #{${name}}`], parse: (out) => windowValues(out, valueChars) };
+}
+
+function windowValues(out: string, valueChars: RegExp): Map<string, string> {
   const seen = new Map<string, string | null>();
   for (const line of out.split('\n')) {
     const m = /^(@\d+) (.*)$/.exec(line);
@@ -52,6 +62,14 @@ export async function setServerOption(tmux: TmuxRun, name: string, value: string
 
 export async function unsetServerOption(tmux: TmuxRun, name: string): Promise<void> {
   await tmux.runSequence([['set-option', '-s', '-u', name]]);
+}
+
+/**
+ * showServerOption's read, to run with other queries (runQueries): `-q` makes an unset option
+ * print nothing (no error), while a set one prints its value and a newline, even when empty.
+ */
+export function serverOptionQuery(name: string): Query<string | null> {
+  return { command: ['show-options', '-s', '-q', '-v', name], parse: (out) => (out === '' ? null : out.replace(/\n$/, '')) };
 }
 
 /** The server option's value, or null when it is not set (`''` when set to empty). */

@@ -2,6 +2,7 @@
 import { batches, commandBytes } from './batch.js';
 import { TmuxError } from './errors.js';
 import { formatQuery, freshSeparator, parseFlag, parseIntOrNull } from './format.js';
+import type { Query } from './queries.js';
 import type { TmuxRun } from './runner.js';
 
 export interface PaneRecord {
@@ -78,12 +79,22 @@ export function toPaneRecord(r: Record<(typeof PANE_FIELDS)[number], string>): P
  * pane-died hook) sees it dead; the records returned are those read before.
  */
 export async function listPanes(tmux: TmuxRun, session: string | null): Promise<PaneRecord[]> {
+  const query = panesQuery(session);
+  const panes = query.parse(await tmux.runSequence([query.command]));
+  if (panes.some(needsReaping)) await reapChildren(tmux);
+  return panes;
+}
+
+/** listPanes' read alone, to run with other queries (runQueries); it nudges no reaping. */
+export function panesQuery(session: string | null): Query<PaneRecord[]> {
   const query = formatQuery(PANE_FIELDS);
   const scope = session === null ? ['-a'] : ['-s', '-t', session];
-  const out = await tmux.runSequence([['list-panes', ...scope, '-F', query.format]]);
-  const panes = query.parse(out).map(toPaneRecord);
-  if (panes.some((p) => p.paneExited && !p.paneDead)) await reapChildren(tmux);
-  return panes;
+  return { command: ['list-panes', ...scope, '-F', query.format], parse: (out) => query.parse(out).map(toPaneRecord) };
+}
+
+/** The pane has exited but tmux has not reaped it (see PaneRecord.paneExited). */
+export function needsReaping(pane: PaneRecord): boolean {
+  return pane.paneExited && !pane.paneDead;
 }
 
 /**

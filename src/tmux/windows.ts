@@ -152,12 +152,17 @@ export async function showWindow(tmux: TmuxRun, target: string, client: string |
 
 /** The name is stored exactly, as for newWindow. */
 export async function renameWindow(tmux: TmuxRun, target: string, name: string): Promise<void> {
-  await tmux.runSequence([['rename-window', '-t', target, escapeFormat(name)]]);
+  await tmux.runSequence([renameCommand(target, name)]);
+}
+
+/** `rename-window` with the name kept exactly as given (escapeFormat). */
+export function renameCommand(target: string, name: string): string[] {
+  return ['rename-window', '-t', target, escapeFormat(name)];
 }
 
 /** Several renames in as few tmux calls as fit (runBatched). */
 export async function renameWindows(tmux: TmuxRun, renames: ReadonlyArray<readonly [target: string, name: string]>): Promise<void> {
-  await runBatched(tmux, renames.map(([target, name]) => ['rename-window', '-t', target, escapeFormat(name)]));
+  await runBatched(tmux, renames.map(([target, name]) => renameCommand(target, name)));
 }
 
 /**

@@ -1,0 +1,72 @@
+// The supervisor's start against a real private tmux server: everything it needs read in one
+// tmux call, the bindings and history limit set in one more (plus one `list-keys` per key on
+// the first start on a server), and the window's naming beside them.
+import { describe, expect, it } from 'vitest';
+import { readStart, setUpServer } from '../../src/fleet/startup.js';
+import type { TmuxRun } from '../../src/tmux/runner.js';
+import { useSandbox } from '../helpers/sandbox.js';
+
+function counting(runner: TmuxRun): TmuxRun & { calls: string[] } {
+  const counted = {
+    calls: [] as string[],
+    run: (args: readonly string[]) => (counted.calls.push(args[0] ?? ''), runner.run(args)),
+    runSequence: (commands: readonly (readonly string[])[]) => (counted.calls.push(commands.map((c) => c[0]).join(';')), runner.runSequence(commands)),
+  };
+  return counted;
+}
+
+const KEYS = [
+  ['r', (previous: string | null) => `display-message "rerun, else ${previous ?? 'nothing'}"`],
+  ['N', () => 'display-message next'],
+] as const;
+
+describe('the supervisor start', () => {
+  it('reads in one call and sets up in two, keeping what the keys and the window were', async () => {
+    const sb = await useSandbox();
+    const session = await sb.startServer({ name: 'fl eet' });
+    const pane = (await sb.tmux('list-panes', '-t', session, '-F', '#{pane_id}')).trim();
+    const tmux = counting(sb.runner);
+    const logged: string[] = [];
+
+    const read = await readStart(tmux, pane, ['r', 'N']);
+    expect(tmux.calls).toHaveLength(1);
+    expect(read.session).toEqual({ id: session, name: 'fl eet' });
+    expect(read.panes.map((p) => p.paneId)).toEqual([pane]);
+    expect(read.recorded).toEqual(new Map([['r', null], ['N', null]]));
+    expect(read.window.kept).toBe('');
+
+    tmux.calls.length = 0;
+    await setUpServer(tmux, { pane, read, keys: KEYS, log: (l) => logged.push(l) });
+    // A first start on this server: what each key did is read once (`N` was not bound).
+    expect(tmux.calls.filter((c) => c === 'list-keys')).toHaveLength(2);
+    expect(tmux.calls).toHaveLength(4);
+    expect(logged).toEqual([]);
+    expect(await sb.ops.showServerOption('@fleetcom-prev-r')).toBe('refresh-client');
+    expect(await sb.ops.showServerOption('@fleetcom-prev-N')).toBe('');
+    expect(await sb.ops.listKey('prefix', 'r')).toBe('display-message "rerun, else refresh-client"');
+    expect(await sb.ops.listKey('prefix', 'N')).toBe('display-message next');
+    expect(await sb.tmux('show-options', '-v', '-t', session, 'history-limit')).toBe('10000');
+    expect(await sb.tmux('display-message', '-p', '-t', pane, '#{window_name}')).toBe('fleetcom');
+
+    // The next start on the server (a supervisor adopting the fleet) finds them recorded and
+    // does not record fleetcom's own binding or name as the user's.
+    tmux.calls.length = 0;
+    const again = await readStart(tmux, pane, ['r', 'N']);
+    expect(again.recorded).toEqual(new Map([['r', 'refresh-client'], ['N', '']]));
+    await setUpServer(tmux, { pane, read: again, keys: KEYS, log: (l) => logged.push(l) });
+    expect(tmux.calls).toHaveLength(3);
+    expect(await sb.ops.showServerOption('@fleetcom-prev-r')).toBe('refresh-client');
+    expect(JSON.parse(await sb.tmux('show-options', '-w', '-v', '-t', pane, '@fleetcom-previous-name'))).toMatchObject({ name: 'sh' });
+  });
+
+  it('a window that cannot be named is logged; the keys are bound all the same', async () => {
+    const sb = await useSandbox();
+    const session = await sb.startServer();
+    const pane = (await sb.tmux('list-panes', '-t', session, '-F', '#{pane_id}')).trim();
+    const read = await readStart(sb.runner, pane, ['r']);
+    const logged: string[] = [];
+    await setUpServer(sb.runner, { pane: '%999', read, keys: KEYS.slice(0, 1), log: (l) => logged.push(l) });
+    expect(logged).toEqual([expect.stringMatching(/^could not name this window: /)]);
+    expect(await sb.ops.listKey('prefix', 'r')).toBe('display-message "rerun, else refresh-client"');
+  });
+});
