@@ -8,7 +8,6 @@ import type { FleetUiContext } from '../fleet/fleet-ui.js';
 import { runningFleet } from '../fleet/lock.js';
 import { runFleet } from '../fleet/run-fleet.js';
 import { cliPaths } from '../fleet/runtime-files.js';
-import { startDashboard } from '../dashboard/terminal.js';
 import { windowEnv } from '../fleet/window-env.js';
 import { parentMarkersIn } from '../harness/index.js';
 import { ensureSafeDir } from '../fs-safety.js';
@@ -51,9 +50,11 @@ export async function runUp(session: string | undefined, opts: UpOptions, deps: 
     // The dashboard needs a terminal; without one (or --headless) log lines go to stderr.
     const grouping = settings.groupBy === 'dir' ? 'directory' : settings.groupBy;
     const idleMs = settings.idleSeconds * 1000;
-    const ui = opts.headless || !process.stdin.isTTY
+    // Loaded only for a dashboard: a headless supervisor starts without its code.
+    const dashboard = opts.headless || !process.stdin.isTTY ? null : await import('../dashboard/terminal.js');
+    const ui = dashboard === null
       ? null
-      : (context: FleetUiContext) => startDashboard({ ...context, grouping, idleMs, input: process.stdin, output: process.stdout, stderr: deps.stderr });
+      : (context: FleetUiContext) => dashboard.startDashboard({ ...context, grouping, idleMs, input: process.stdin, output: process.stdout, stderr: deps.stderr });
     return runFleet(deps, {
       rerunKey: settings.rerunKey, idleMs, nextKey: settings.nextKey, bell, notifyCommand: settings.notifyCommand, load, ui,
     });

@@ -3,7 +3,10 @@
 // fullwidth characters and emoji presentation take two cells, combining marks, zero-width
 // joiners and variation selectors none; a grapheme cluster is never split.
 
-const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+// Made on first use: building it loads ICU's break data (~5 ms), which a start that never
+// measures text (up --headless) should not pay.
+let segmenter: Intl.Segmenter | null = null;
+const graphemes = (text: string) => (segmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' })).segment(text);
 
 const WIDE: readonly (readonly [number, number])[] = [
   [0x1100, 0x115f], [0x231a, 0x231b], [0x2329, 0x232a], [0x2e80, 0x303e], [0x3041, 0x33ff],
@@ -55,7 +58,7 @@ export function cellWidth(text: string): number {
   const known = measured.get(text);
   if (known !== undefined) return known;
   let width = 0;
-  for (const { segment } of segmenter.segment(printable(text))) width += graphemeWidth(segment);
+  for (const { segment } of graphemes(printable(text))) width += graphemeWidth(segment);
   if (text.length <= MEMO_LENGTH) {
     if (measured.size >= MEASURED_MAX) measured.clear();
     measured.set(text, width);
@@ -73,7 +76,7 @@ export function fit(text: string, width: number): string {
   if (cellWidth(clean) <= width) return clean + ' '.repeat(width - cellWidth(clean));
   let out = '';
   let used = 0;
-  for (const { segment } of segmenter.segment(clean)) {
+  for (const { segment } of graphemes(clean)) {
     const w = graphemeWidth(segment);
     if (used + w > width - 1) break;
     out += segment;
