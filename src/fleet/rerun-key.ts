@@ -3,7 +3,7 @@
 // window reruns its task through the socket named by its own `@fleetcom-socket`; anywhere else
 // the key does what it did before (kept in a server option, so an adopting supervisor and the
 // final `down` both know it).
-import { bindKey, listKey, serverOptionQuery, showServerOption, unbindKey, unsetServerOption } from '../tmux/options.js';
+import { bindKey, serverOptionQuery, showServerOption, unbindKey, unsetServerOption } from '../tmux/options.js';
 import type { Query } from '../tmux/queries.js';
 import type { TmuxRun } from '../tmux/runner.js';
 import { NEXT_KEY_MARK } from './next-key.js';
@@ -33,13 +33,13 @@ export function previousBindingQuery(key: string): Query<string | null> {
 /**
  * The commands that bind a prefix key over what it did before, which is recorded once for
  * `down` to restore. `recorded`: the option previousBindingQuery read (null: none yet, so this
- * is the first fleet on this server to bind the key, and what the key runs now is read here).
+ * is the first fleet on this server to bind the key); `current`: what the key runs now
+ * (listKey), which becomes the recorded one then.
  */
-export async function keyCommands(tmux: TmuxRun, key: string, recorded: string | null, binding: (previous: string | null) => string): Promise<string[][]> {
+export function keyCommands(key: string, recorded: string | null, current: string | null, binding: (previous: string | null) => string): string[][] {
   const commands: string[][] = [];
   let previous = recorded;
   if (previous === null) {
-    const current = await listKey(tmux, 'prefix', key);
     previous = current !== null && !isFleetcomBinding(current) ? current : '';
     commands.push(['set-option', '-s', previousBindingOption(key), previous]);
   }

@@ -11,7 +11,6 @@ import { ensureSafeDir, removeFile } from '../fs-safety.js';
 import { captureRoot, fleetRuntime, sessionDir, userHome, type RuntimeFiles } from '../paths.js';
 import { TmuxRunner, type TmuxRun } from '../tmux/runner.js';
 import { displayMessage } from '../tmux/sessions.js';
-import { assertVersion } from '../tmux/version.js';
 import { adoptLeftTasks } from './adoption.js';
 import { CaptureWatchers } from './capture-watchers.js';
 import { downInOrder } from './down-order.js';
@@ -53,7 +52,6 @@ const SIGNALS: NodeJS.Signals[] = ['SIGTERM', 'SIGHUP', 'SIGINT'];
 export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> {
   const env = callerEnv(deps);
   const tmux = new TmuxRunner({ env });
-  await assertVersion(tmux);
   const pane = env.TMUX_PANE;
   if (!env.TMUX || !pane) throw new FleetError('fleetcom up runs its supervisor inside tmux');
   const files = fleetRuntime(env);
@@ -63,7 +61,10 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
     [opts.rerunKey, (previous: string | null) => rerunBinding(cliPaths(), previous)] as const,
     [opts.nextKey, () => nextBinding(cliPaths(), files.socket)] as const,
   ].filter(([key]) => key !== 'none');
-  const start = await readStart(tmux, pane, keys.map(([key]) => key));
+  const start = await readStart(tmux, pane, keys.map(([key]) => key)).catch((error: unknown) => {
+    releaseLock(files, process.pid);
+    throw error;
+  });
   const { id: sessionId, name: sessionName } = start.session;
   let ui: FleetUi | null = null;
   const log = fleetLog(deps, env, (line) => {

@@ -1,13 +1,14 @@
 // What the supervisor reads from tmux, and sets there, before it serves. A tmux client costs
 // ~3.5 ms however little it asks, and the start asked twenty separate questions and changes
-// (npm run bench, fleet start): now one call reads everything (its session, every pane and
-// window record for adoption, the keys' previous bindings, its window's name), and one call
-// makes the changes, with the window's naming beside it.
+// (npm run bench, fleet start): now one call reads everything (tmux's version, its session,
+// every pane and window record for adoption, the keys' previous bindings, its window's name),
+// and one call makes the changes, with the window's naming beside it.
 import { formatQuery } from '../tmux/format.js';
-import { windowOptionQuery } from '../tmux/options.js';
+import { listKey, windowOptionQuery } from '../tmux/options.js';
 import { panesQuery, type PaneRecord } from '../tmux/panes.js';
 import { runQueries, type Query } from '../tmux/queries.js';
 import type { TmuxRun } from '../tmux/runner.js';
+import { assertVersion, assertVersionOf } from '../tmux/version.js';
 import { keyCommands, previousBindingQuery } from './rerun-key.js';
 import { nameSupervisorWindow, supervisorWindowQueries } from './supervisor-window.js';
 import { SPEC_CHARS, SPEC_OPTION } from './window-spec.js';
@@ -15,35 +16,48 @@ import { SPEC_CHARS, SPEC_OPTION } from './window-spec.js';
 const HISTORY_LIMIT = '10000';
 
 export interface StartRead {
+  /** The server's `#{version}` ('' from a tmux without that format). */
+  version: string;
   session: { id: string; name: string };
   /** Every pane on the server and the window records, for adoption. */
   panes: PaneRecord[];
   specs: Map<string, string>;
   /** Per key: what the server option recorded as its earlier binding (null: nothing yet). */
   recorded: Map<string, string | null>;
+  /** Per key: what it runs now (null: unbound). */
+  bound: Map<string, string | null>;
   /** The supervisor window's kept previous name (option text), its name, its automatic-rename. */
   window: { kept: string; name: string; automatic: string };
 }
 
-/** Everything the start needs to know, in one tmux call. `keys`: the prefix keys fleetcom binds. */
+/**
+ * Everything the start needs to know, in one tmux call (TmuxTooOldError for a tmux before 3.2),
+ * with what each of `keys` (the prefix
+ * keys fleetcom binds) runs now beside it: `list-keys` fails for a key that is not bound, which
+ * would stop the sequence, so each runs as a client of its own at the same time.
+ */
 export async function readStart(tmux: TmuxRun, pane: string, keys: readonly string[]): Promise<StartRead> {
-  const session = formatQuery(['session_id', 'session_name'] as const);
-  const sessionQuery: Query<{ session_id: string; session_name: string }> = {
+  const session = formatQuery(['version', 'session_id', 'session_name'] as const);
+  const sessionQuery: Query<{ version: string; session_id: string; session_name: string }> = {
     command: ['display-message', '-p', '-t', pane, session.format],
     parse: (out) => session.parseOne(out),
   };
-  const [own, panes, specs, kept, name, automatic, ...recorded] = await runQueries(tmux, [
-    sessionQuery,
-    panesQuery(null),
-    windowOptionQuery(SPEC_OPTION, SPEC_CHARS),
-    ...supervisorWindowQueries(pane),
-    ...keys.map(previousBindingQuery),
-  ]);
+  const bound = Promise.all(keys.map((key) => listKey(tmux, 'prefix', key)));
+  const [[own, panes, specs, kept, name, automatic, ...recorded], current] = await Promise.all([
+    runQueries(tmux, [sessionQuery, panesQuery(null), windowOptionQuery(SPEC_OPTION, SPEC_CHARS), ...supervisorWindowQueries(pane), ...keys.map(previousBindingQuery)]),
+    bound,
+  ]).catch(async (error: unknown) => {
+    await assertVersion(tmux); // a tmux too old for these queries is named as such
+    throw error;
+  });
+  await assertVersionOf(tmux, own.version);
   return {
+    version: own.version,
     session: { id: own.session_id, name: own.session_name },
     panes,
     specs,
     recorded: new Map(keys.map((key, i) => [key, recorded[i] ?? null])),
+    bound: new Map(keys.map((key, i) => [key, current[i] ?? null])),
     window: { kept, name, automatic },
   };
 }
@@ -56,7 +70,7 @@ export async function setUpServer(
   tmux: TmuxRun,
   at: { pane: string; read: StartRead; keys: ReadonlyArray<readonly [key: string, binding: (previous: string | null) => string]>; log: (line: string) => void },
 ): Promise<void> {
-  const bindings = await Promise.all(at.keys.map(([key, binding]) => keyCommands(tmux, key, at.read.recorded.get(key) ?? null, binding)));
+  const bindings = at.keys.map(([key, binding]) => keyCommands(key, at.read.recorded.get(key) ?? null, at.read.bound.get(key) ?? null, binding));
   await Promise.all([
     tmux.runSequence([['set-option', '-t', at.read.session.id, 'history-limit', HISTORY_LIMIT], ...bindings.flat()]),
     nameSupervisorWindow(tmux, at.pane, at.read.window).catch((e: Error) => at.log(`could not name this window: ${e.message}`)),

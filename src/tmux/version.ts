@@ -35,3 +35,14 @@ export async function assertVersion(tmux: TmuxRun): Promise<TmuxVersion> {
   if (!isSupported(v)) throw new TmuxTooOldError(v.raw, `${MIN_VERSION.major}.${MIN_VERSION.minor}`);
   return v;
 }
+
+/**
+ * assertVersion for a version read with other queries (the `#{version}` format, `3.3a`): a tmux
+ * without that format prints nothing, and is asked with `-V`.
+ */
+export async function assertVersionOf(tmux: TmuxRun, formatted: string): Promise<TmuxVersion> {
+  if (formatted === '') return assertVersion(tmux);
+  const v = parseVersion(`tmux ${formatted}`);
+  if (!isSupported(v)) throw new TmuxTooOldError(v.raw, `${MIN_VERSION.major}.${MIN_VERSION.minor}`);
+  return v;
+}

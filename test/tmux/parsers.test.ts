@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { parseEnvironment, parseListKey } from '../../src/tmux/options.js';
 import { PANE_FIELDS, tidyCapture, toPaneRecord } from '../../src/tmux/panes.js';
 import { escapeArg } from '../../src/tmux/runner.js';
-import { isSupported, parseVersion } from '../../src/tmux/version.js';
+import { TmuxTooOldError } from '../../src/tmux/errors.js';
+import { assertVersionOf, isSupported, parseVersion } from '../../src/tmux/version.js';
 
 describe('parseVersion and isSupported', () => {
   it.each([
@@ -18,6 +19,25 @@ describe('parseVersion and isSupported', () => {
     const v = parseVersion(raw);
     expect([v.major, v.minor]).toEqual([major, minor]);
     expect(isSupported(v)).toBe(ok);
+  });
+});
+
+describe('assertVersionOf (the #{version} format read with other queries)', () => {
+  const asked: string[][] = [];
+  const tmux = { run: async (args: readonly string[]) => (asked.push([...args]), 'tmux 3.0a'), runSequence: async () => '' };
+
+  it('checks the formatted version without asking tmux again', async () => {
+    asked.length = 0;
+    await expect(assertVersionOf(tmux, '3.3a')).resolves.toMatchObject({ major: 3, minor: 3 });
+    await expect(assertVersionOf(tmux, 'next-3.4')).resolves.toMatchObject({ major: 3, minor: 4 });
+    await expect(assertVersionOf(tmux, '3.1c')).rejects.toBeInstanceOf(TmuxTooOldError);
+    expect(asked).toEqual([]);
+  });
+
+  it('asks `tmux -V` when the format printed nothing (a tmux without it)', async () => {
+    asked.length = 0;
+    await expect(assertVersionOf(tmux, '')).rejects.toThrow('tmux 3.0a is too old');
+    expect(asked).toEqual([['-V']]);
   });
 });
 
