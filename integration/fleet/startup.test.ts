@@ -35,6 +35,7 @@ describe('the supervisor start', () => {
     expect(`tmux ${read.version}`).toBe(await sb.tmux('-V'));
     expect(read.bound).toEqual(new Map([['r', 'refresh-client'], ['N', null]]));
     expect(read.session).toEqual({ id: session, name: 'fl eet' });
+    expect(read.environment).toEqual(await sb.ops.showGlobalEnvironment());
     expect(read.panes.map((p) => p.paneId)).toEqual([pane]);
     expect(read.recorded).toEqual(new Map([['r', null], ['N', null]]));
     expect(read.window.kept).toBe('');

@@ -66,6 +66,7 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
     throw error;
   });
   const { id: sessionId, name: sessionName } = start.session;
+  const primed = { globalEnvironment: start.environment }; // for the load below only
   let ui: FleetUi | null = null;
   const log = fleetLog(deps, env, (line) => {
     ui?.log(line);
@@ -80,7 +81,7 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
     { paneTty: (paneId) => displayMessage(tmux, paneId, '#{pane_tty}'), log },
   );
   const supervisor = new Supervisor({
-    tmux: fleetTmux(tmux, sessionId),
+    tmux: fleetTmux(tmux, sessionId, primed),
     statePath: files.state,
     controlSocket: files.socket,
     paneDiedHook: paneDiedHook(files.socket),
@@ -162,6 +163,7 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
       for (const error of result.errors) log(`not loaded: ${error}`);
       for (const line of result.skipped ?? []) log(`skipped: ${line}`);
     }
+    primed.globalEnvironment = null;
     recovery.start();
     if (supervisor.size > 0) recovery.changed(); // adopted tasks start a snapshot too
     log(`fleet up in tmux session '${sessionName}' (control socket ${files.socket})`);

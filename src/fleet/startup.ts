@@ -1,10 +1,11 @@
 // What the supervisor reads from tmux, and sets there, before it serves. A tmux client costs
 // ~3.5 ms however little it asks, and the start asked twenty separate questions and changes
 // (npm run bench, fleet start): now one call reads everything (tmux's version, its session,
-// every pane and window record for adoption, the keys' previous bindings, its window's name),
-// and one call makes the changes, with the window's naming beside it.
+// every pane and window record for adoption, the global environment for the load at start,
+// the keys' previous bindings, its window's name), and one call makes the changes, with the
+// window's naming beside it.
 import { formatQuery } from '../tmux/format.js';
-import { listKey, windowOptionQuery } from '../tmux/options.js';
+import { globalEnvironmentQuery, listKey, windowOptionQuery } from '../tmux/options.js';
 import { panesQuery, type PaneRecord } from '../tmux/panes.js';
 import { runQueries, type Query } from '../tmux/queries.js';
 import type { TmuxRun } from '../tmux/runner.js';
@@ -26,6 +27,8 @@ export interface StartRead {
   recorded: Map<string, string | null>;
   /** Per key: what it runs now (null: unbound). */
   bound: Map<string, string | null>;
+  /** tmux's global environment, for the first launch (null when it did not parse). */
+  environment: Record<string, string> | null;
   /** The supervisor window's kept previous name (option text), its name, its automatic-rename. */
   window: { kept: string; name: string; automatic: string };
 }
@@ -43,8 +46,11 @@ export async function readStart(tmux: TmuxRun, pane: string, keys: readonly stri
     parse: (out) => session.parseOne(out),
   };
   const bound = Promise.all(keys.map((key) => listKey(tmux, 'prefix', key)));
-  const [[own, panes, specs, kept, name, automatic, ...recorded], current] = await Promise.all([
-    runQueries(tmux, [sessionQuery, panesQuery(null), windowOptionQuery(SPEC_OPTION, SPEC_CHARS), ...supervisorWindowQueries(pane), ...keys.map(previousBindingQuery)]),
+  const [[own, panes, specs, environment, kept, name, automatic, ...recorded], current] = await Promise.all([
+    runQueries(tmux, [
+      sessionQuery, panesQuery(null), windowOptionQuery(SPEC_OPTION, SPEC_CHARS), globalEnvironmentQuery(),
+      ...supervisorWindowQueries(pane), ...keys.map(previousBindingQuery),
+    ]),
     bound,
   ]).catch(async (error: unknown) => {
     await assertVersion(tmux); // a tmux too old for these queries is named as such
@@ -56,6 +62,7 @@ export async function readStart(tmux: TmuxRun, pane: string, keys: readonly stri
     session: { id: own.session_id, name: own.session_name },
     panes,
     specs,
+    environment,
     recorded: new Map(keys.map((key, i) => [key, recorded[i] ?? null])),
     bound: new Map(keys.map((key, i) => [key, current[i] ?? null])),
     window: { kept, name, automatic },

@@ -36,9 +36,18 @@ export function paneInfo(p: PaneRecord): PaneInfo {
   };
 }
 
-export function fleetTmux(tmux: TmuxRun, sessionId: string): FleetTmux {
+/**
+ * `primed.globalEnvironment`: the global environment the start read with its other queries,
+ * answered once instead of asking tmux again (the start clears it after its load, so a later
+ * launch reads it afresh).
+ */
+export function fleetTmux(tmux: TmuxRun, sessionId: string, primed: { globalEnvironment: Record<string, string> | null } = { globalEnvironment: null }): FleetTmux {
   return {
-    globalEnvironment: () => showGlobalEnvironment(tmux),
+    globalEnvironment: async () => {
+      const read = primed.globalEnvironment;
+      primed.globalEnvironment = null;
+      return read ?? showGlobalEnvironment(tmux);
+    },
     newWindows: (specs) => newWindows(tmux, specs.map((spec) => ({ ...spec, session: sessionId }))),
     respawnPane: (paneId, spec) => respawnPane(tmux, { ...spec, paneId, clearHistory: true }),
     retainedText: (paneId) => capturePane(tmux, paneId, { history: true }),

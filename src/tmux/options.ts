@@ -167,6 +167,20 @@ export function parseEnvironment(output: string): Record<string, string> {
   return env;
 }
 
+/** showGlobalEnvironment's read, to run with other queries (runQueries); null when it does not parse. */
+export function globalEnvironmentQuery(): Query<Record<string, string> | null> {
+  return {
+    command: ['show-environment', '-g', '-s'],
+    parse: (out) => {
+      try {
+        return parseEnvironment(out);
+      } catch {
+        return null; // read again where it is used, which reports why
+      }
+    },
+  };
+}
+
 /** tmux's global environment (the base of every new pane's environment). */
 export async function showGlobalEnvironment(tmux: TmuxRun): Promise<Record<string, string>> {
   return parseEnvironment(await tmux.runSequence([['show-environment', '-g', '-s']]));
