@@ -1,6 +1,6 @@
 // The supervisor's start against a real private tmux server: everything it needs read in one
-// tmux call (with one `list-keys` per key beside it), the bindings and history limit set in
-// one more, and the window's naming beside that.
+// tmux call, the bindings and history limit set in one more, and the window's naming beside
+// that.
 import { describe, expect, it } from 'vitest';
 import { readStart, setUpServer } from '../../src/fleet/startup.js';
 import type { TmuxRun } from '../../src/tmux/runner.js';
@@ -29,9 +29,7 @@ describe('the supervisor start', () => {
     const logged: string[] = [];
 
     const read = await readStart(tmux, pane, ['r', 'N']);
-    // One call of queries; beside it, what each key runs now (list-keys fails for an unbound key).
-    expect(tmux.calls.filter((c) => c !== 'list-keys')).toHaveLength(1);
-    expect(tmux.calls.filter((c) => c === 'list-keys')).toHaveLength(2);
+    expect(tmux.calls).toHaveLength(1);
     expect(`tmux ${read.version}`).toBe(await sb.tmux('-V'));
     expect(read.bound).toEqual(new Map([['r', 'refresh-client'], ['N', null]]));
     expect(read.session).toEqual({ id: session, name: 'fl eet' });
@@ -61,6 +59,19 @@ describe('the supervisor start', () => {
     await setUpServer(tmux, { pane, read: again, keys: KEYS, log: (l) => logged.push(l) });
     expect(await sb.ops.showServerOption('@fleetcom-prev-r')).toBe('refresh-client');
     expect(JSON.parse(await sb.tmux('show-options', '-w', '-v', '-t', pane, '@fleetcom-previous-name'))).toMatchObject({ name: 'sh' });
+  });
+
+  it('asks by name for a key the prefix table may list under another name', async () => {
+    const sb = await useSandbox();
+    const session = await sb.startServer();
+    const pane = (await sb.tmux('list-panes', '-t', session, '-F', '#{pane_id}')).trim();
+    await sb.ops.bindKey('prefix', 'c-x', 'display-message lower');
+    await sb.ops.bindKey('prefix', '#', 'display-message hash');
+    const tmux = counting(sb.runner);
+    // tmux lists these as `C-x` and `\#`; `Z` (one letter, printed as it is) is simply not bound.
+    const read = await readStart(tmux, pane, ['c-x', '#', 'Z', 'C-x']);
+    expect(read.bound).toEqual(new Map([['c-x', 'display-message lower'], ['#', 'display-message hash'], ['Z', null], ['C-x', 'display-message lower']]));
+    expect(tmux.calls).toEqual([expect.stringContaining('list-keys'), 'list-keys', 'list-keys']);
   });
 
   it('a window that cannot be named is logged; the keys are bound all the same', async () => {

@@ -5,7 +5,7 @@
 // the keys' previous bindings, its window's name), and one call makes the changes, with the
 // window's naming beside it.
 import { formatQuery } from '../tmux/format.js';
-import { globalEnvironmentQuery, listKey, windowOptionQuery } from '../tmux/options.js';
+import { globalEnvironmentQuery, keyTableQuery, listKey, windowOptionQuery } from '../tmux/options.js';
 import { panesQuery, type PaneRecord } from '../tmux/panes.js';
 import { runQueries, type Query } from '../tmux/queries.js';
 import type { TmuxRun } from '../tmux/runner.js';
@@ -34,10 +34,8 @@ export interface StartRead {
 }
 
 /**
- * Everything the start needs to know, in one tmux call (TmuxTooOldError for a tmux before 3.2),
- * with what each of `keys` (the prefix
- * keys fleetcom binds) runs now beside it: `list-keys` fails for a key that is not bound, which
- * would stop the sequence, so each runs as a client of its own at the same time.
+ * Everything the start needs to know, in one tmux call (TmuxTooOldError for a tmux before
+ * 3.2). `keys`: the prefix keys fleetcom binds.
  */
 export async function readStart(tmux: TmuxRun, pane: string, keys: readonly string[]): Promise<StartRead> {
   const session = formatQuery(['version', 'session_id', 'session_name'] as const);
@@ -45,18 +43,15 @@ export async function readStart(tmux: TmuxRun, pane: string, keys: readonly stri
     command: ['display-message', '-p', '-t', pane, session.format],
     parse: (out) => session.parseOne(out),
   };
-  const bound = Promise.all(keys.map((key) => listKey(tmux, 'prefix', key)));
-  const [[own, panes, specs, environment, kept, name, automatic, ...recorded], current] = await Promise.all([
-    runQueries(tmux, [
-      sessionQuery, panesQuery(null), windowOptionQuery(SPEC_OPTION, SPEC_CHARS), globalEnvironmentQuery(),
-      ...supervisorWindowQueries(pane), ...keys.map(previousBindingQuery),
-    ]),
-    bound,
+  const [own, panes, specs, environment, table, kept, name, automatic, ...recorded] = await runQueries(tmux, [
+    sessionQuery, panesQuery(null), windowOptionQuery(SPEC_OPTION, SPEC_CHARS), globalEnvironmentQuery(), keyTableQuery('prefix'),
+    ...supervisorWindowQueries(pane), ...keys.map(previousBindingQuery),
   ]).catch(async (error: unknown) => {
     await assertVersion(tmux); // a tmux too old for these queries is named as such
     throw error;
   });
   await assertVersionOf(tmux, own.version);
+  const current = await Promise.all(keys.map((key) => boundNow(tmux, key, table)));
   return {
     version: own.version,
     session: { id: own.session_id, name: own.session_name },
@@ -67,6 +62,21 @@ export async function readStart(tmux: TmuxRun, pane: string, keys: readonly stri
     bound: new Map(keys.map((key, i) => [key, current[i] ?? null])),
     window: { kept, name, automatic },
   };
+}
+
+/**
+ * What `key` runs now (null: not bound), from the prefix table read with the other queries. The
+ * table names keys as tmux prints them, so a key is looked up there only when written the
+ * same way (letters, digits, `-`: `C-r`, `F5`); one not found is unbound only if it is a
+ * single letter or digit, which tmux prints as it is. Others (`c-r`, `#`) are asked by name.
+ */
+async function boundNow(tmux: TmuxRun, key: string, table: ReadonlyMap<string, string>): Promise<string | null> {
+  if (/^[A-Za-z0-9-]+$/.test(key)) {
+    const found = table.get(key);
+    if (found !== undefined) return found;
+    if (/^[A-Za-z0-9]$/.test(key)) return null;
+  }
+  return listKey(tmux, 'prefix', key);
 }
 
 /**

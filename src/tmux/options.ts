@@ -132,6 +132,25 @@ export function parseListKey(output: string): string | null {
   return m?.[1] ?? null;
 }
 
+/**
+ * listKey for every key of a table at once (`list-keys -T <table>`, which, unlike the query of
+ * one key, does not fail for a key that is not bound), to run with other queries: command by
+ * key name as tmux prints it (`C-x` for `c-x`, `\#` for `#`).
+ */
+export function keyTableQuery(table: string): Query<Map<string, string>> {
+  return {
+    command: ['list-keys', '-T', table],
+    parse: (out) => {
+      const bindings = new Map<string, string>();
+      for (const line of out.split('\n')) {
+        const m = /^bind-key\s+(?:-r\s+)?(?:-N\s+"(?:[^"\\]|\\.)*"\s+)?-T\s+\S+\s+(\S+)\s+(.*)$/.exec(line);
+        if (m) bindings.set(m[1] ?? '', m[2] ?? '');
+      }
+      return bindings;
+    },
+  };
+}
+
 /** The command the key runs now, or null when unbound. tmux 3.3 has no format for this. */
 export async function listKey(tmux: TmuxRun, table: string, key: string): Promise<string | null> {
   try {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseEnvironment, parseListKey } from '../../src/tmux/options.js';
+import { keyTableQuery, parseEnvironment, parseListKey } from '../../src/tmux/options.js';
 import { PANE_FIELDS, tidyCapture, toPaneRecord } from '../../src/tmux/panes.js';
 import { escapeArg } from '../../src/tmux/runner.js';
 import { TmuxTooOldError } from '../../src/tmux/errors.js';
@@ -38,6 +38,26 @@ describe('assertVersionOf (the #{version} format read with other queries)', () =
     asked.length = 0;
     await expect(assertVersionOf(tmux, '')).rejects.toThrow('tmux 3.0a is too old');
     expect(asked).toEqual([['-V']]);
+  });
+});
+
+describe('keyTableQuery', () => {
+  it('reads every binding of list-keys -T, padded or not, by the key as tmux prints it', () => {
+    const out = [
+      'bind-key    -T prefix C-x     display-message k=c-x',
+      'bind-key    -T prefix \\#      display-message "k=#"',
+      'bind-key -r -T prefix z       resize-pane -U',
+      'bind-key    -T prefix r       if-shell -F "#{@fleetcom-task}" { run-shell -b "a  b" }',
+      'not a binding line',
+    ].join('\n');
+    const table = keyTableQuery('prefix').parse(out);
+    expect([...table]).toEqual([
+      ['C-x', 'display-message k=c-x'],
+      ['\\#', 'display-message "k=#"'],
+      ['z', 'resize-pane -U'],
+      ['r', 'if-shell -F "#{@fleetcom-task}" { run-shell -b "a  b" }'],
+    ]);
+    expect(keyTableQuery('prefix').command).toEqual(['list-keys', '-T', 'prefix']);
   });
 });
 
