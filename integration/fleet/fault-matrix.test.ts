@@ -179,8 +179,9 @@ describe('fault matrix', () => {
       await waitForText(sb, grok.paneId, `fake reply to: hello ${i}`);
     }
     await fleet.run('sleep', '600');
-    const ids = (await fleet.ls()).map((t) => t.conversationId).filter((id): id is string => id !== null);
-    expect(ids).toHaveLength(3);
+    const listed = await fleet.ls();
+    const ids = listed.map((t) => t.conversationId).filter((id): id is string => id !== null);
+    expect(ids, JSON.stringify(listed)).toHaveLength(3);
     await waitFor(async () => {
       const [name] = await readdir(recoveryDir(sb)).catch(() => [] as string[]);
       if (name === undefined) return false;
@@ -192,13 +193,15 @@ describe('fault matrix', () => {
     await waitFor(() => !processAlive(pid), { what: 'the supervisor to end with its server' });
     const fresh = await startFleet(sb);
     const recovered = await fresh.cli('recover');
-    expect(recovered.exitCode).toBe(0);
+    // What recover said, in every message below: it names the snapshot and what it skipped.
+    const said = `recover: ${recovered.stdout}${recovered.stderr}`;
+    expect(recovered.exitCode, said).toBe(0);
     const tasks = await fresh.ls();
-    expect(tasks).toHaveLength(4);
-    for (const id of ids) expect(tasks.filter((t) => t.conversationId === id)).toHaveLength(1);
+    expect(tasks.map((t) => `${t.command} ${t.conversationId}`), said).toHaveLength(4);
+    for (const id of ids) expect(tasks.filter((t) => t.conversationId === id), `${id}; ${said}`).toHaveLength(1);
     // A second recover starts no conversation that is open in this fleet again.
-    await fresh.cli('recover');
-    for (const id of ids) expect((await fresh.ls()).filter((t) => t.conversationId === id)).toHaveLength(1);
+    const again = await fresh.cli('recover');
+    for (const id of ids) expect((await fresh.ls()).filter((t) => t.conversationId === id), `${id}; recover: ${again.stdout}${again.stderr}`).toHaveLength(1);
   }, LONG);
 
   it('50 CLI clients at once (run, ls, tag) against one supervisor: every request answered', async () => {
