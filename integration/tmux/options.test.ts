@@ -162,6 +162,18 @@ describe('environment and sessions', () => {
     expect(await sb.ops.hasSession('main')).toBe(false);
     await sb.ops.killServer();
   });
+
+  it('killWindows closes every window it is given, one already gone in the middle or not', async () => {
+    const sb = await useSandbox();
+    const id = await sb.startServer();
+    const made = [];
+    for (let i = 0; i < 4; i++) made.push(await sb.ops.newWindow({ session: id, name: `w${i}`, cwd: sb.dir, argv: ['sleep', '1000'] }));
+    await sb.ops.killWindow(made[1]!.windowId);
+    await sb.ops.killWindows(made.map((w) => w.windowId));
+    const left = (await sb.ops.listPanes(id)).map((p) => p.windowId);
+    expect(left).toHaveLength(1);
+    for (const w of made) expect(left).not.toContain(w.windowId);
+  });
 });
 
 describe('errors', () => {

@@ -119,7 +119,7 @@ export class Supervisor {
         const ids = tasks.filter((t) => left.includes(t.paneId)).map((t) => t.id);
         throw new FleetError(`task(s) ${ids.join(', ')} still running after SIGKILL`);
       }
-      for (const task of tasks) if (task.windowId !== '') await tmux.killWindow(task.windowId).catch(() => undefined);
+      await tmux.killWindows(tasks.map((task) => task.windowId).filter((id) => id !== '')).catch(() => undefined);
     });
   }
 

@@ -4,7 +4,7 @@
 import { setWindowOption, setWindowOptions, showGlobalEnvironment, unsetWindowOption, windowOptionValues } from '../tmux/options.js';
 import { capturePane, listPanes, livePanePids, needsReaping, paneWithText, reapChildren, type PaneRecord } from '../tmux/panes.js';
 import type { TmuxRun } from '../tmux/runner.js';
-import { killWindow, newWindows, renameWindow, renameWindows, respawnPane, showWindow } from '../tmux/windows.js';
+import { killWindow, killWindows, newWindows, renameWindow, renameWindows, respawnPane, showWindow } from '../tmux/windows.js';
 import { LEADING_GLYPH } from './glyphs.js';
 import type { FleetTmux, PaneInfo } from './tmux-port.js';
 import { SPEC_CHARS, SPEC_OPTION } from './window-spec.js';
@@ -66,5 +66,6 @@ export function fleetTmux(tmux: TmuxRun, sessionId: string, primed: { globalEnvi
     renameWindow: (windowId, name) => renameWindow(tmux, windowId, name),
     renameWindows: (renames) => renameWindows(tmux, renames),
     killWindow: (windowId) => killWindow(tmux, windowId),
+    killWindows: (windowIds) => killWindows(tmux, windowIds),
   };
 }

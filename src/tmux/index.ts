@@ -24,7 +24,7 @@
 //       → {windowId, paneId, panePid}; options and hooks are set in the same invocation as
 //       new-window, so they are in place even for a command that exits at once (`false`)
 //   respawnPane({paneId, cwd, env?, argv, path?, clearHistory?})   (respawn-pane -k)
-//   killWindow(t) · selectWindow(t) · renameWindow(t, name)
+//   killWindow(t) · killWindows(targets) (batched; one gone is skipped) · selectWindow(t) · renameWindow(t, name)
 //   listPanes(session) → PaneRecord[] {paneId, windowId, windowIndex, windowName, sessionId,
 //       paneDead (only once tmux has reaped the process), paneExited (3.3a's raw #{pane_dead}:
 //       pty closed, maybe not reaped), paneDeadStatus (null alive or signal death),

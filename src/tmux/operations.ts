@@ -11,7 +11,7 @@ import type { TmuxRun } from './runner.js';
 import { displayMessage, hasSession, killServer, newSession, sessionId } from './sessions.js';
 import type { NewSessionSpec } from './sessions.js';
 import { assertVersion, version } from './version.js';
-import { killWindow, newWindow, renameWindow, respawnPane, selectWindow } from './windows.js';
+import { killWindow, killWindows, newWindow, renameWindow, respawnPane, selectWindow } from './windows.js';
 import type { NewWindowSpec, RespawnSpec } from './windows.js';
 
 export function createTmux(r: TmuxRun) {
@@ -26,6 +26,7 @@ export function createTmux(r: TmuxRun) {
     newWindow: (spec: NewWindowSpec) => newWindow(r, spec),
     respawnPane: (spec: RespawnSpec) => respawnPane(r, spec),
     killWindow: (target: string) => killWindow(r, target),
+    killWindows: (targets: readonly string[]) => killWindows(r, targets),
     selectWindow: (target: string) => selectWindow(r, target),
     renameWindow: (target: string, name: string) => renameWindow(r, target, name),
     listPanes: (session: string) => listPanes(r, session),

@@ -141,6 +141,11 @@ export async function killWindow(tmux: TmuxRun, target: string): Promise<void> {
   await tmux.runSequence([['kill-window', '-t', target]]);
 }
 
+/** Several kill-window in as few tmux calls as fit (runBatched); a window already gone is skipped. */
+export async function killWindows(tmux: TmuxRun, targets: readonly string[]): Promise<void> {
+  await runBatched(tmux, targets.map((target) => ['kill-window', '-t', target]));
+}
+
 export async function selectWindow(tmux: TmuxRun, target: string): Promise<void> {
   await tmux.runSequence([['select-window', '-t', target]]);
 }

@@ -60,7 +60,7 @@ async function fleet(diesAfter: number) {
       rounds += 1; // the signal of this round goes out next
       return live;
     },
-    killWindow: async (windowId) => void killed.push(windowId),
+    killWindows: async (windowIds) => void killed.push(...windowIds),
   };
   const deps = {
     tmux, statePath: join(dir, 'state.json'), tmuxSession: { id: '$0', name: 'fleet' }, now: () => Date.now(),
