@@ -123,9 +123,11 @@ describe('respawnPane', () => {
     const session = await sb.startServer();
     const w = await sb.ops.newWindow({ session, name: 'live', cwd: sb.dir, argv: ['sh', '-c', 'echo FIRST; exec sleep 1000'] });
     await waitForText(sb, w.paneId, 'FIRST');
-    await sb.ops.respawnPane({ paneId: w.paneId, cwd: sb.dir, argv: ['sh', '-c', 'echo SECOND; exec sleep 1000'] });
+    const started = await sb.ops.respawnPane({ paneId: w.paneId, cwd: sb.dir, argv: ['sh', '-c', 'echo SECOND; exec sleep 1000'] });
     await waitForText(sb, w.paneId, 'SECOND');
     const r = await paneRecord(sb, session, w.paneId);
     expect(r?.panePid).not.toBe(w.panePid);
+    // The new process's pid and terminal come back from the respawn's own tmux call.
+    expect(started).toEqual({ panePid: r?.panePid, paneTty: r?.paneTty });
   });
 });

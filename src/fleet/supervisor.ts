@@ -169,7 +169,7 @@ export class Supervisor {
 
   /**
    * The pane pid and terminal of each running task, for the process watch (process-watch.ts):
-   * a rerun's new process is included once a reconciliation has read its pid.
+   * a rerun's new process is included as soon as tmux has started it.
    */
   runningPids(): Map<number, { pid: number; tty: string | null }> {
     return this.fleet.tasks.runningPids();

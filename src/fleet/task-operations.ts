@@ -101,16 +101,20 @@ export class TaskOperations implements RequestTarget {
     const oldCapture = task.captureFile;
     const hadAttention = this.fleet.attention.of(task).attention !== null;
     const next = { ...task, ...rerunFields(task, rerun, launch, now) };
+    let started: { panePid: number | null; paneTty: string | null };
     if (task.paneId === '') {
       // Its window was closed outside fleetcom: the task comes back in a new window.
       const [made] = await deps.tmux.newWindows([marks.window(next, launch, now)]);
       if (made === undefined || made instanceof Error) throw made ?? new FleetError('tmux made no window');
       Object.assign(next, { windowId: made.windowId, paneId: made.paneId });
+      started = { panePid: made.panePid ?? null, paneTty: made.paneTty ?? null };
     } else {
       await marks.announceRun(next);
-      await deps.tmux.respawnPane(task.paneId, { cwd: task.cwd, env: launch.windowEnv, argv: launch.argv, path: launch.path });
+      started = await deps.tmux.respawnPane(task.paneId, { cwd: task.cwd, env: launch.windowEnv, argv: launch.argv, path: launch.path });
     }
     Object.assign(task, next);
+    // The process watch sees this run end from now on, not from the next reconciliation.
+    if (started.panePid !== null) this.fleet.tasks.notePid(task, started.panePid, started.paneTty);
     // Resuming an ended job's conversation makes it the pane's own again.
     if (task.parkedJob && !task.parkedJob.alive && rerun.parked) task.parkedJob = null;
     this.fleet.namespaces.dropCapture(oldCapture);

@@ -41,8 +41,11 @@ export interface FleetTmux {
   globalEnvironment(): Promise<Record<string, string>>;
   /** Several windows in as few tmux calls as fit; per spec its window or the error. */
   newWindows(specs: WindowSpec[]): Promise<Array<{ windowId: string; paneId: string; panePid?: number | null; paneTty?: string | null } | Error>>;
-  /** respawn-pane -k, clearing the history in the same tmux call (no old hint survives). */
-  respawnPane(paneId: string, spec: Omit<SpawnSpec, 'name'>): Promise<void>;
+  /**
+   * respawn-pane -k, clearing the history in the same tmux call (no old hint survives); the new
+   * process's pid and terminal come back from that call.
+   */
+  respawnPane(paneId: string, spec: Omit<SpawnSpec, 'name'>): Promise<{ panePid: number | null; paneTty: string | null }>;
   /** The pane's whole retained text (history and screen), wrapped lines joined. */
   retainedText(paneId: string): Promise<string>;
   listPanes(): Promise<PaneInfo[]>;

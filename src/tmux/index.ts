@@ -23,7 +23,8 @@
 //   newWindow({session, name, cwd, env?, argv, path?, windowOptions?, windowHooks?})
 //       → {windowId, paneId, panePid}; options and hooks are set in the same invocation as
 //       new-window, so they are in place even for a command that exits at once (`false`)
-//   respawnPane({paneId, cwd, env?, argv, path?, clearHistory?})   (respawn-pane -k)
+//   respawnPane({paneId, cwd, env?, argv, path?, clearHistory?}) → {panePid, paneTty} of the new
+//       process, read in the same invocation   (respawn-pane -k)
 //   killWindow(t) · killWindows(targets) (batched; one gone is skipped) · selectWindow(t) · renameWindow(t, name)
 //   listPanes(session) → PaneRecord[] {paneId, windowId, windowIndex, windowName, sessionId,
 //       paneDead (only once tmux has reaped the process), paneExited (3.3a's raw #{pane_dead}:

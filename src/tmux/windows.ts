@@ -128,13 +128,21 @@ export interface RespawnSpec extends SpawnSpec {
   clearHistory?: boolean;
 }
 
-/** `respawn-pane -k` (kills a live process first); window options are kept. */
-export async function respawnPane(tmux: TmuxRun, spec: RespawnSpec): Promise<void> {
+const RESPAWN_FIELDS = ['pane_pid', 'pane_tty'] as const;
+
+/**
+ * `respawn-pane -k` (kills a live process first); window options are kept. Returns the new
+ * process's pid and terminal, read in the same invocation (tmux has started it by then).
+ */
+export async function respawnPane(tmux: TmuxRun, spec: RespawnSpec): Promise<{ panePid: number | null; paneTty: string | null }> {
   const respawn = [
     'respawn-pane', '-k', '-t', spec.paneId, '-c', escapeFormat(spec.cwd), ...envArgs(spec.env), '--', ...spec.argv,
   ];
   const clear = spec.clearHistory ? [['clear-history', '-t', spec.paneId]] : [];
-  await tmux.runSequence([respawn, ...clear], { path: spec.path });
+  const query = formatQuery(RESPAWN_FIELDS);
+  const out = await tmux.runSequence([respawn, ...clear, ['display-message', '-p', '-t', spec.paneId, query.format]], { path: spec.path });
+  const read = query.parseOne(out);
+  return { panePid: parseIntOrNull(read.pane_pid), paneTty: read.pane_tty === '' ? null : read.pane_tty };
 }
 
 export async function killWindow(tmux: TmuxRun, target: string): Promise<void> {

@@ -18,9 +18,9 @@ function pane(id: number, fields: Partial<PaneInfo> = {}): PaneInfo {
   };
 }
 
-function task(id: number): Task {
+function task(id: number, cwd: string): Task {
   return {
-    id, run: 0, cwd: '/w', command: 'sleep 9', name: null, group: null, tagged: false, harness: null, pinnedId: null,
+    id, run: 0, cwd, command: 'sleep 9', name: null, group: null, tagged: false, harness: null, pinnedId: null,
     targetId: null, captureFile: null, home: null, spawnedAt: NOW, windowId: `@${id}`, paneId: `%${id}`,
     exitHint: null, exitStatus: null, killed: false, endedAt: null, everHeld: [], env: {}, lastOutputAt: NOW, captured: null,
   };
@@ -40,7 +40,8 @@ async function fleet(panes: { current: PaneInfo[] }) {
     now: () => NOW, newId: () => '', log: () => undefined, onChange: () => undefined,
   } as unknown as SupervisorDeps;
   const supervisor = new Supervisor(deps);
-  await supervisor.adopt({ tasks: [task(1), task(2), task(3)], nextId: 4, namespaces: [] });
+  const cwd = tempDir(); // a rerun checks that its task's directory exists
+  await supervisor.adopt({ tasks: [task(1, cwd), task(2, cwd), task(3, cwd)], nextId: 4, namespaces: [] });
   return { supervisor, watched: () => Object.fromEntries([...supervisor.runningPids()].map(([id, { pid }]) => [id, pid])) };
 }
 
@@ -63,5 +64,22 @@ describe('the pids the supervisor watches', () => {
     expect(watched()).toEqual({ 3: 2003 });
     // A closed window's task stays listed, exited, until rm (its conversation is kept).
     expect(supervisor.taskList().map((t) => [t.id, t.endedAt !== null])).toEqual([[1, true], [2, true], [3, false]]);
+  });
+});
+
+describe('a rerun', () => {
+  it('is watched from the moment tmux started it: respawn-pane answers the new pid', async () => {
+    const panes = { current: [pane(1, { dead: true, deadStatus: 0 }), pane(2), pane(3)] };
+    const { supervisor, watched } = await fleet(panes);
+    await supervisor.tick();
+    expect(watched()).toEqual({ 2: 1002, 3: 1003 });
+    const tmux = (supervisor as unknown as { fleet: { deps: { tmux: Record<string, unknown> } } }).fleet.deps.tmux;
+    Object.assign(tmux, {
+      globalEnvironment: async () => ({}),
+      respawnPane: async () => ({ panePid: 5001, paneTty: '/dev/pts/9' }),
+    });
+    await supervisor.handle({ op: 'rerun', task: '1' });
+    // No reconciliation has run since: the pid came with the respawn.
+    expect(watched()).toEqual({ 1: 5001, 2: 1002, 3: 1003 });
   });
 });
