@@ -9,7 +9,6 @@
 // after startup, two codex notifiers — would go unseen. Every event (add, change, raw) is only
 // a hint to re-check the file; checks for one file are coalesced to one per event-loop turn,
 // and one more check runs `settleMs` after the last hint as a backstop for coalesced events.
-import { watch } from 'chokidar';
 import { statSync } from 'node:fs';
 import { basename, dirname, join, resolve as resolvePath } from 'node:path';
 import { captureId, isValidId, type RunEvidence } from '../harness/index.js';
@@ -153,6 +152,9 @@ export async function watchCaptures(opts: WatchCapturesOptions): Promise<Capture
     settleTimers.set(name, timer);
   };
 
+  // Loaded with the first watch: a fleet of plain commands never watches, and its start
+  // should not pay chokidar's ~8 ms.
+  const { watch } = await import('chokidar');
   const watcher = watch(dir, {
     depth: 0,
     ignoreInitial: false,
