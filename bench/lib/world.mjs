@@ -110,9 +110,11 @@ export async function createWorld() {
      *  recovery snapshot into HOME, so the dir is removed again once that is done. */
     async close() {
       spawnSync('tmux', tmuxArgs(['kill-server']), { env });
-      rmSync(dir, { recursive: true, force: true });
+      // A file written while the tree is removed makes rmdir fail with ENOTEMPTY: retried.
+      const remove = () => rmSync(dir, { recursive: true, force: true, maxRetries: 20, retryDelay: 50 });
+      remove();
       await sleep(1_000);
-      rmSync(dir, { recursive: true, force: true });
+      remove();
     },
   };
   return world;
