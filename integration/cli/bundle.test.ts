@@ -81,6 +81,15 @@ describe('the bundled bin', () => {
     expect(meta.outputs['dist/chunks/save-client.js']?.imports.filter((edge) => !edge.path.startsWith('node:'))).toEqual([]);
   });
 
+  it('keeps only the part of zod fleetcom uses (a namespace import; `import { z }` kept all 750 kB)', () => {
+    const zodBytes = Object.values(meta.outputs)
+      .flatMap((output) => Object.entries(output.inputs as Record<string, { bytesInOutput?: number }>))
+      .filter(([source]) => source.includes('node_modules/zod/'))
+      .reduce((sum, [, input]) => sum + (input.bytesInOutput ?? 0), 0);
+    expect(zodBytes).toBeGreaterThan(0);
+    expect(zodBytes).toBeLessThan(300_000);
+  });
+
   it('starts up with the supervisor (the check above can see it), the dashboard and chokidar only on demand', () => {
     const sources = loadedSources(PROGRAM, 'src/commands/up.ts');
     expect(sources.filter((source) => SUPERVISOR_ONLY.some((pattern) => pattern.test(source))).length).toBeGreaterThan(0);
