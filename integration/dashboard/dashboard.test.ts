@@ -71,9 +71,11 @@ describe('the dashboard in a real tmux pane', () => {
     // n starts a command in the fleet's directory, typed into a prompt that starts empty.
     await pressKeys(sb, dash, 'n');
     await waitForScreen(sb, dash, /^New command: █/m, 'the empty prompt');
-    await typeLine(sb, dash, 'echo gamma-from-n');
-    await waitForScreen(sb, dash, /^ {2}✓ {2}echo gamma-from-n +gamma-from-n/m, 'the new task');
-    expect((await fleet.ls()).find((t) => t.command === 'echo gamma-from-n')?.cwd).toBe(sb.dir);
+    // `sleep 1`: tmux drops what a process printed just before it exits (the pane would show no
+    // last line), so the command stays a moment after its output.
+    await typeLine(sb, dash, 'echo gamma-from-n; sleep 1');
+    await waitForScreen(sb, dash, /^ {2}✓ {2}echo gamma-from-n; sleep 1 +gamma-from-n/m, 'the new task');
+    expect((await fleet.ls()).find((t) => t.command === 'echo gamma-from-n; sleep 1')?.cwd).toBe(sb.dir);
 
     // w saves the fleet under a name, through the same store as `fleetcom save`.
     await pressKeys(sb, dash, 'w');
@@ -83,7 +85,7 @@ describe('the dashboard in a real tmux pane', () => {
     await waitFor(() => existsSync(file), { what: `${file} to be written` });
     const saved = JSON.parse(readFileSync(file, 'utf8')) as { name: string; dirs: Record<string, unknown[]> };
     expect(saved.name).toBe('dash-save');
-    expect(Object.values(saved.dirs).flat()).toEqual(['echo alpha-line; read answer; exit 3', 'echo beta-done; sleep 1', 'echo gamma-from-n']);
+    expect(Object.values(saved.dirs).flat()).toEqual(['echo alpha-line; read answer; exit 3', 'echo beta-done; sleep 1', 'echo gamma-from-n; sleep 1']);
     await waitForScreen(sb, dash, /saved 'dash-save': 3 command\(s\)/, 'the save in the status line');
 
     // o lists saved sessions (then recovery snapshots); Enter loads the chosen one.
