@@ -3,17 +3,8 @@
 // that.
 import { describe, expect, it } from 'vitest';
 import { readStart, setUpServer } from '../../src/fleet/startup.js';
-import type { TmuxRun } from '../../src/tmux/runner.js';
+import { countingRunner as counting } from '../helpers/counting-runner.js';
 import { useSandbox } from '../helpers/sandbox.js';
-
-function counting(runner: TmuxRun): TmuxRun & { calls: string[] } {
-  const counted = {
-    calls: [] as string[],
-    run: (args: readonly string[]) => (counted.calls.push(args[0] ?? ''), runner.run(args)),
-    runSequence: (commands: readonly (readonly string[])[]) => (counted.calls.push(commands.map((c) => c[0]).join(';')), runner.runSequence(commands)),
-  };
-  return counted;
-}
 
 const KEYS = [
   ['r', (previous: string | null) => `display-message "rerun, else ${previous ?? 'nothing'}"`],

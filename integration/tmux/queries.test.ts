@@ -5,18 +5,8 @@ import { TmuxError } from '../../src/tmux/errors.js';
 import { serverOptionQuery, windowOptionQuery } from '../../src/tmux/options.js';
 import { panesQuery } from '../../src/tmux/panes.js';
 import { runQueries, textQuery } from '../../src/tmux/queries.js';
-import type { TmuxRun } from '../../src/tmux/runner.js';
+import { countingRunner as counting } from '../helpers/counting-runner.js';
 import { useSandbox } from '../helpers/sandbox.js';
-
-/** The sandbox's runner, counting the tmux clients it starts. */
-function counting(runner: TmuxRun): TmuxRun & { calls: number } {
-  const counted = {
-    calls: 0,
-    run: (args: readonly string[]) => (counted.calls++, runner.run(args)),
-    runSequence: (commands: readonly (readonly string[])[]) => (counted.calls++, runner.runSequence(commands)),
-  };
-  return counted;
-}
 
 describe('runQueries', () => {
   it('gives each query its own output, in one tmux call', async () => {
@@ -38,7 +28,7 @@ describe('runQueries', () => {
       textQuery(['display-message', '-p', '-t', w.paneId, '#{window_name}']),
     ]);
 
-    expect(tmux.calls).toBe(1);
+    expect(tmux.calls).toHaveLength(1);
     expect(unset).toBeNull();
     expect(empty).toBe('');
     expect(multi).toBe('line one\n\u241e0123456789ab\nline three\n');
