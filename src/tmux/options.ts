@@ -1,6 +1,6 @@
 // Options (window, session, server), hooks and key bindings.
 import { TmuxError } from './errors.js';
-import type { Query } from './queries.js';
+import { runQueries, type Query } from './queries.js';
 import type { TmuxRun } from './runner.js';
 import { runBatched } from './windows.js';
 
@@ -74,12 +74,8 @@ export function serverOptionQuery(name: string): Query<string | null> {
 
 /** The server option's value, or null when it is not set (`''` when set to empty). */
 export async function showServerOption(tmux: TmuxRun, name: string): Promise<string | null> {
-  try {
-    return await tmux.runSequence([['show-options', '-s', '-v', name]]);
-  } catch (e) {
-    if (e instanceof TmuxError && /invalid option|unknown option/.test(e.stderr)) return null;
-    throw e;
-  }
+  const [value] = await runQueries(tmux, [serverOptionQuery(name)]);
+  return value;
 }
 
 /**
@@ -127,10 +123,11 @@ export async function unbindKey(tmux: TmuxRun, table: string, key: string): Prom
  */
 export function parseListKey(output: string): string | null {
   const line = output.split('\n').find((l) => l.startsWith('bind-key'));
-  if (line === undefined) return null;
-  const m = /^bind-key\s+(?:-r\s+)?(?:-N\s+"(?:[^"\\]|\\.)*"\s+)?-T\s+\S+\s+\S+\s+(.*)$/.exec(line);
-  return m?.[1] ?? null;
+  return line === undefined ? null : BINDING_LINE.exec(line)?.[2] ?? null;
 }
+
+/** A `list-keys` line (padded or not, tmux escapes a newline in the command): its key, its command. */
+const BINDING_LINE = /^bind-key\s+(?:-r\s+)?(?:-N\s+"(?:[^"\\]|\\.)*"\s+)?-T\s+\S+\s+(\S+)\s+(.*)$/;
 
 /**
  * listKey for every key of a table at once (`list-keys -T <table>`, which, unlike the query of
@@ -143,7 +140,7 @@ export function keyTableQuery(table: string): Query<Map<string, string>> {
     parse: (out) => {
       const bindings = new Map<string, string>();
       for (const line of out.split('\n')) {
-        const m = /^bind-key\s+(?:-r\s+)?(?:-N\s+"(?:[^"\\]|\\.)*"\s+)?-T\s+\S+\s+(\S+)\s+(.*)$/.exec(line);
+        const m = BINDING_LINE.exec(line);
         if (m) bindings.set(m[1] ?? '', m[2] ?? '');
       }
       return bindings;
