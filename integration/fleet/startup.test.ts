@@ -16,6 +16,8 @@ describe('the supervisor start', () => {
     const sb = await useSandbox();
     const session = await sb.startServer({ name: 'fl eet' });
     const pane = (await sb.tmux('list-panes', '-t', session, '-F', '#{pane_id}')).trim();
+    // A name of the user's (an automatic one follows the running process, `tmux` then `sh`).
+    await sb.tmux('rename-window', '-t', pane, 'mine');
     const tmux = counting(sb.runner);
     const logged: string[] = [];
 
@@ -27,7 +29,7 @@ describe('the supervisor start', () => {
     expect(read.environment).toEqual(await sb.ops.showGlobalEnvironment());
     expect(read.panes.map((p) => p.paneId)).toEqual([pane]);
     expect(read.recorded).toEqual(new Map([['r', null], ['N', null]]));
-    expect(read.window.kept).toBe('');
+    expect(read.window).toEqual({ kept: '', name: 'mine', automatic: 'off' });
 
     tmux.calls.length = 0;
     await setUpServer(tmux, { pane, read, keys: KEYS, log: (l) => logged.push(l) });
@@ -49,7 +51,7 @@ describe('the supervisor start', () => {
     expect(again.bound.get('r')).toBe('display-message "rerun, else refresh-client"');
     await setUpServer(tmux, { pane, read: again, keys: KEYS, log: (l) => logged.push(l) });
     expect(await sb.ops.showServerOption('@fleetcom-prev-r')).toBe('refresh-client');
-    expect(JSON.parse(await sb.tmux('show-options', '-w', '-v', '-t', pane, '@fleetcom-previous-name'))).toMatchObject({ name: 'sh' });
+    expect(JSON.parse(await sb.tmux('show-options', '-w', '-v', '-t', pane, '@fleetcom-previous-name'))).toEqual({ name: 'mine', automatic: 'off' });
   });
 
   it('asks by name for a key the prefix table may list under another name', async () => {
