@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { processExists } from '../../src/fleet/process-identity.js';
+import { processExists } from '../../src/fleet/lifecycle/process-identity.js';
 import { quoteShell } from '../../src/harness/quote.js';
 import { normalizeGroup, normalizeLabel } from '../../src/sessions/recipe.js';
 import { SEP } from '../../src/tmux/format.js';

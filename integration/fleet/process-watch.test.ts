@@ -4,8 +4,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { RETELL_AFTER_MS, watchProcesses, WRITES_BEFORE_POLLING, type Ending, type ProcessWatch } from '../../src/fleet/process-watch.js';
-import { watchTty, type TtyWatchEvents } from '../../src/fleet/tty-watch.js';
+import { RETELL_AFTER_MS, watchProcesses, WRITES_BEFORE_POLLING, type Ending, type ProcessWatch } from '../../src/fleet/exits/process-watch.js';
+import { watchTty, type TtyWatchEvents } from '../../src/fleet/exits/tty-watch.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { waitFor } from '../helpers/wait-for.js';
 

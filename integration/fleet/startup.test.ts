@@ -2,7 +2,7 @@
 // tmux call, the bindings and history limit set in one more, and the window's naming beside
 // that.
 import { describe, expect, it } from 'vitest';
-import { readStart, setUpServer } from '../../src/fleet/startup.js';
+import { readStart, setUpServer } from '../../src/fleet/lifecycle/startup.js';
 import { countingRunner as counting } from '../helpers/counting-runner.js';
 import { useSandbox } from '../helpers/sandbox.js';
 

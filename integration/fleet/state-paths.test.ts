@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { PersistedState } from '../../src/fleet/state-file.js';
+import type { PersistedState } from '../../src/fleet/adoption/state-file.js';
 import { cliPath } from '../helpers/cli.js';
 import { startFleet, type Fleet } from '../helpers/fleet.js';
 import { paneText } from '../helpers/pane.js';

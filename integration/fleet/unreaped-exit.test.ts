@@ -4,8 +4,8 @@
 // forced, but the state it leaves can: a process that ignores SIGHUP and closes its pty stays
 // alive and unreaped behind a dead pane for as long as the test needs.
 import { describe, expect, it } from 'vitest';
-import { fleetTmux } from '../../src/fleet/tmux-adapter.js';
-import { isOver } from '../../src/fleet/tmux-port.js';
+import { fleetTmux } from '../../src/fleet/tmux/tmux-adapter.js';
+import { isOver } from '../../src/fleet/tmux/tmux-port.js';
 import { waitFor } from '../helpers/wait-for.js';
 import { useSandbox } from '../helpers/sandbox.js';
 

@@ -4,8 +4,8 @@ import { effectiveSettings } from '../config/settings.js';
 import type { Deps } from '../deps.js';
 import { cliPaths } from '../fleet/runtime-files.js';
 import { fleetRuntime } from '../paths.js';
-import { ATTENTION_STATUS_FORMAT, nextBinding } from '../fleet/next-key.js';
-import { rerunBinding } from '../fleet/rerun-key.js';
+import { ATTENTION_STATUS_FORMAT, nextBinding } from '../fleet/attention/next-key.js';
+import { rerunBinding } from '../fleet/rerun/rerun-key.js';
 
 export async function runKeys(opts: { rerunKey?: string; nextKey?: string }, deps: Deps): Promise<number> {
   const { rerunKey, nextKey } = effectiveSettings(deps, { rerunKey: opts.rerunKey, nextKey: opts.nextKey }).settings;

@@ -4,7 +4,7 @@
 import path from 'node:path';
 import type { Deps } from '../deps.js';
 import { FleetError } from '../errors.js';
-import { newestUnclosedSnapshot } from '../fleet/recovery-choice.js';
+import { newestUnclosedSnapshot } from '../fleet/recovery/recovery-choice.js';
 import { isSessionPath, listSessions, parseRecoveryFileName, recoveryDir } from '../sessions/index.js';
 import { callerEnv } from '../deps.js';
 import { ask } from './ask.js';

@@ -1,6 +1,6 @@
 // The human table of `fleetcom ls`. Pure.
 import type { LsRecord } from '../control/protocol.js';
-import { glyphFor, TAGGED_GLYPH } from '../fleet/glyphs.js';
+import { glyphFor, TAGGED_GLYPH } from '../fleet/supervisor/glyphs.js';
 import { alignColumns } from './columns.js';
 
 export function formatTaskTable(tasks: readonly LsRecord[], home: string | undefined): string {

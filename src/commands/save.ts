@@ -4,7 +4,7 @@
 import type { RecipeTask } from '../control/protocol.js';
 import type { Deps } from '../deps.js';
 import { FleetError, UsageError } from '../errors.js';
-import { fleetRecipe, NOTHING_TO_SAVE, savedMessage } from '../fleet/fleet-recipe.js';
+import { fleetRecipe, NOTHING_TO_SAVE, savedMessage } from '../fleet/ids/fleet-recipe.js';
 import { userHome } from '../paths.js';
 import {
   expandDir,

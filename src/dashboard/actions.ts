@@ -1,10 +1,10 @@
 // Carrying out the dashboard's actions: supervisor requests, tmux calls and session files.
 // Each returns the text for the status line (or the load choices for `o`).
 import path from 'node:path';
-import { fleetRecipe, NOTHING_TO_SAVE, savedMessage } from '../fleet/fleet-recipe.js';
+import { fleetRecipe, NOTHING_TO_SAVE, savedMessage } from '../fleet/ids/fleet-recipe.js';
 import { removeFile, writeFileAtomicSync } from '../fs-safety.js';
-import type { FleetUiContext } from '../fleet/fleet-ui.js';
-import { labelOf, type Task } from '../fleet/task.js';
+import type { FleetUiContext } from '../fleet/lifecycle/fleet-ui.js';
+import { labelOf, type Task } from '../fleet/supervisor/task.js';
 import { quoteShell } from '../harness/index.js';
 import { listSessions, normalizeSessionName, readSession, saveNamed, skippedMessage } from '../sessions/index.js';
 import { capturePanes, displayPopup, lastWindow } from '../tmux/screens.js';

@@ -3,7 +3,7 @@
 // stays idle with no output since the last read (the 2 s reconciliation moves lastOutputAt
 // when it prints again). Reading 50 idle rows every second was a tmux client a second: the
 // dashboard's idle CPU went from 1.8 % to 1.2 % of a core without it (npm run bench, 2 cores).
-import { taskState, type Task } from '../fleet/task.js';
+import { taskState, type Task } from '../fleet/supervisor/task.js';
 
 /** What the dashboard last read of a task's screen. */
 export interface KnownLine {

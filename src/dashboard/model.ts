@@ -1,8 +1,8 @@
 // What the dashboard shows, as plain data: one Row per task, the grouping of rows into
 // sections, the finder's filter, and the UI state the keys change. Pure.
-import { attentionText } from '../fleet/notify.js';
-import { glyphFor, type TaskState } from '../fleet/glyphs.js';
-import { labelOf, taskState, type Task } from '../fleet/task.js';
+import { attentionText } from '../fleet/attention/notify.js';
+import { glyphFor, type TaskState } from '../fleet/supervisor/glyphs.js';
+import { labelOf, taskState, type Task } from '../fleet/supervisor/task.js';
 import { needsYouOrder, type Attention, type AttentionState } from '../harness/index.js';
 import { abbreviateDir } from '../sessions/names.js';
 import { UNASSIGNED_GROUP } from '../sessions/recipe.js';

@@ -3,7 +3,7 @@
 // of a fleet change (plus a 1 s tick for ages and idleness), and reads the latest output line
 // of the rows on screen only, one tmux call for all of them.
 import type { Output } from '../deps.js';
-import type { Task } from '../fleet/task.js';
+import type { Task } from '../fleet/supervisor/task.js';
 import { capturePanes } from '../tmux/screens.js';
 import { perform, type ActionDeps } from './actions.js';
 import { decodeKeys } from './input.js';

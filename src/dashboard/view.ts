@@ -7,7 +7,7 @@
 //   › ✻◆ claude          ● Edited src/api.ts                          3s
 //     ✻  npm run dev     ready in 412 ms                              1m
 import { cellWidth, fit, fitRight } from './cells.js';
-import { TAGGED_GLYPH } from '../fleet/glyphs.js';
+import { TAGGED_GLYPH } from '../fleet/supervisor/glyphs.js';
 import { formatAge } from '../format-age.js';
 import { glyphOf, shownSections, selectedRow, type Mode, type Row, type Ui } from './model.js';
 

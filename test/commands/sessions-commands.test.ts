@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { runSave } from '../../src/commands/save.js';
-import { countResumable, savedMessage } from '../../src/fleet/fleet-recipe.js';
+import { countResumable, savedMessage } from '../../src/fleet/ids/fleet-recipe.js';
 import { snapshotArg } from '../../src/commands/load.js';
 import { formatSessions, sessionsJson } from '../../src/commands/sessions.js';
 import type { Deps } from '../../src/deps.js';
 import { UsageError } from '../../src/errors.js';
-import { fleetRecipe } from '../../src/fleet/fleet-recipe.js';
+import { fleetRecipe } from '../../src/fleet/ids/fleet-recipe.js';
 import type { SessionListing } from '../../src/sessions/index.js';
 
 const ID = 'c8c4a5cc-0b32-4ba0-a6b4-6ed08c218e0d';

@@ -4,7 +4,7 @@ import { handleKey } from '../../src/dashboard/keys.js';
 import { rowOf, sections } from '../../src/dashboard/model.js';
 import { coloursWanted } from '../../src/dashboard/terminal.js';
 import { render } from '../../src/dashboard/view.js';
-import type { Task } from '../../src/fleet/task.js';
+import type { Task } from '../../src/fleet/supervisor/task.js';
 import { fleet, HOME, row, ui } from './rows.js';
 
 const SID = 'b76c5d24-78e9-4c78-b673-5cc322b36d7c';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { rowsToRead, type KnownLine } from '../../src/dashboard/line-reads.js';
-import { IDLE_AFTER_MS, type Task } from '../../src/fleet/task.js';
+import { IDLE_AFTER_MS, type Task } from '../../src/fleet/supervisor/task.js';
 
 const NOW = Date.UTC(2026, 10, 30, 19, 0, 0);
 const QUIET = NOW - IDLE_AFTER_MS - 1;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { cellWidth } from '../../src/dashboard/cells.js';
 import { latestLine, rowOf } from '../../src/dashboard/model.js';
 import { render, type Frame } from '../../src/dashboard/view.js';
-import type { Task } from '../../src/fleet/task.js';
+import type { Task } from '../../src/fleet/supervisor/task.js';
 import { NO_ATTENTION } from '../../src/harness/index.js';
 import { fleet, HOME, row, ui } from './rows.js';
 

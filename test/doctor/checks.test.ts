@@ -2,7 +2,7 @@ import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { checkEntry, type DoctorContext, type EntryToCheck } from '../../src/doctor/checks.js';
-import { unheldSpecs } from '../../src/fleet/ownership-guard.js';
+import { unheldSpecs } from '../../src/fleet/rerun/ownership-guard.js';
 import { claudeSlug } from '../../src/harness/index.js';
 import { fakeProc, tempRoot, type FakeProcess } from '../ownership/proc-tree.js';
 

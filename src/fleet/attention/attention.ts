@@ -1,0 +1,135 @@
+// Each task's attention (working / waiting / permission), kept in memory and rebuilt from the
+// run's signal file: claude's `.events` file (its hooks) or codex's capture file (its notifier).
+// A supervisor that restarts reads the files again from the start, so nothing is persisted.
+import { readFileSync } from 'node:fs';
+import { EventsReader, eventsPath } from '../../capture/index.js';
+import {
+  applySignal, captureId, claudeSignal, codexSignal, harnessFor, NO_ATTENTION, workingFromOutput, worthNotifying,
+  type Attention, type AttentionState, type SignalResult,
+} from '../../harness/index.js';
+import { evidenceOf, type Task } from '../supervisor/task.js';
+
+/** codex has no prompt event: output this long after a completed turn means a new one began. */
+export const CODEX_WORKING_AFTER_MS = 2_000;
+
+export interface AttentionChange {
+  task: Task;
+  from: Attention | null;
+  state: AttentionState;
+  /** Whether the user is to be told (one notification per transition, never on a replay). */
+  notify: boolean;
+}
+
+interface Entry {
+  run: number;
+  reader: EventsReader | null;
+  state: AttentionState;
+}
+
+export class AttentionBoard {
+  private readonly entries = new Map<number, Entry>();
+
+  constructor(private readonly deps: { now: () => number; log: (line: string) => void }) {}
+
+  /** The task's attention now; an exited task, or one whose agent sends no signals, has none. */
+  of(task: Task): AttentionState {
+    const entry = this.entries.get(task.id);
+    if (task.endedAt !== null || !entry || entry.run !== task.run) return NO_ATTENTION;
+    return entry.state;
+  }
+
+  /**
+   * Reads what the task's signal file gained. `quiet` (a file read from its start after an
+   * adoption) updates the state without notifying: those transitions are history.
+   */
+  refresh(task: Task, opts: { quiet?: boolean } = {}): AttentionChange | null {
+    const entry = this.entry(task);
+    if (entry.reader === null || task.endedAt !== null) return null;
+    const batch = entry.reader.read();
+    for (const problem of batch.problems) this.deps.log(`task ${task.id}: ${entry.reader.path} ${problem}`);
+    if (batch.payloads.length === 0) return null;
+    const parse: (payload: unknown) => SignalResult = task.harness === 'codex' ? codexSignal : claudeSignal;
+    if (task.harness === 'codex') entry.state = { ...entry.state, conversation: this.codexConversation(task) };
+    const before = entry.state.attention;
+    let notify = false;
+    const ignored: string[] = [];
+    const now = this.deps.now();
+    for (const payload of batch.payloads) {
+      const result = parse(payload);
+      if (result.kind === 'ignored') {
+        ignored.push(result.why);
+        continue;
+      }
+      // codex: until its conversation is known (its rollout exists), no payload is its own.
+      if (task.harness === 'codex' && entry.state.conversation === null) {
+        ignored.push(`${result.signal.event} before the task's conversation is known`);
+        continue;
+      }
+      const step = applySignal(entry.state, result.signal, now);
+      if (step.kind === 'ignored') {
+        ignored.push(step.why);
+        continue;
+      }
+      entry.state = step.state;
+      if (step.kind === 'changed') notify = worthNotifying(step.from, step.state.attention, result.signal);
+    }
+    // The codex notifier appends every payload to the capture file; most are not attention's.
+    if (ignored.length > 0 && task.harness !== 'codex') {
+      this.deps.log(`task ${task.id}: ignored ${ignored.length} event(s): ${ignored[0]}${ignored.length > 1 ? ', …' : ''}`);
+    }
+    if (entry.state.attention === before) return null;
+    return { task, from: before, state: entry.state, notify: notify && !opts.quiet };
+  }
+
+  /** codex only: new output well after a completed turn means it is working again. */
+  outputSeen(task: Task): AttentionChange | null {
+    const entry = this.entries.get(task.id);
+    if (task.harness !== 'codex' || task.endedAt !== null || !entry || entry.run !== task.run) return null;
+    const next = workingFromOutput(entry.state, task.lastOutputAt, CODEX_WORKING_AFTER_MS);
+    if (next === null) return null;
+    const from = entry.state.attention;
+    entry.state = next;
+    return { task, from, state: next, notify: false };
+  }
+
+  forget(taskId: number): void {
+    this.entries.delete(taskId);
+  }
+
+  /** The task's entry for its current run; a rerun starts a fresh one. */
+  private entry(task: Task): Entry {
+    const known = this.entries.get(task.id);
+    if (known && known.run === task.run) return known;
+    const entry: Entry = { run: task.run, reader: signalFile(task), state: { ...NO_ATTENTION, conversation: startConversation(task) } };
+    this.entries.set(task.id, entry);
+    return entry;
+  }
+
+  /** The id the codex capture resolves to now (the last payload whose rollout exists). */
+  private codexConversation(task: Task): string | null {
+    const evidence = evidenceOf(task);
+    return (evidence && captureId(evidence, this.deps.now())) ?? task.captured;
+  }
+}
+
+function signalFile(task: Task): EventsReader | null {
+  if (task.captureFile === null) return null;
+  if (task.harness === 'codex') return new EventsReader(task.captureFile);
+  if (task.harness === 'claude') return new EventsReader(eventsPath(task.captureFile));
+  return null;
+}
+
+/**
+ * claude's conversation before any SessionStart is read: the capture file's (it holds the
+ * latest SessionStart, which outlives an events file restarted at its size cap), else the pin.
+ */
+function startConversation(task: Task): string | null {
+  if (task.harness !== 'claude') return null;
+  let captured: string | undefined;
+  try {
+    if (task.captureFile) [captured] = harnessFor('claude').parseCapture(readFileSync(task.captureFile, 'utf8'));
+  } catch {
+    captured = undefined;
+  }
+  return captured ?? task.pinnedId ?? task.targetId;
+}

@@ -1,0 +1,107 @@
+// Catching up with tmux: a pane that died (its hook, the process watch or the periodic tick
+// said so), a window closed outside fleetcom, output that moved a task's glyph or attention,
+// and claude's parked jobs. Runs on the supervisor's queue like every other change.
+import { scrapeExit } from '../../harness/index.js';
+import { PROC_ROOT } from '../../ownership/index.js';
+import type { FleetState } from '../supervisor/fleet-state.js';
+import { observeParkedJobs } from '../rerun/parked-jobs.js';
+import type { Ending } from './process-watch.js';
+import type { Task } from '../supervisor/task.js';
+import { isOver, type PaneInfo } from '../tmux/tmux-port.js';
+
+/** A pane-died hook fired: the task's exit is recorded once tmux shows the pane over. */
+export async function paneDied(fleet: FleetState, paneId: string): Promise<void> {
+  const task = fleet.tasks.byPane(paneId);
+  if (!task || task.endedAt !== null) return;
+  const pane = (await fleet.deps.tmux.listPanes()).find((p) => p.paneId === paneId);
+  if (pane && isOver(pane)) await recordExit(fleet, task, pane);
+}
+
+/**
+ * A task's process ended (the process watch saw it, or found it when a pane-died hook woke it):
+ * its pane and text are read in one tmux call instead of a whole reconciliation. 'not over':
+ * tmux has not read the last of its output yet; 'gone': its window is gone (or tmux's answer
+ * made no sense), which a reconciliation sorts out.
+ */
+export async function processEnded(fleet: FleetState, task: Task, ending: Ending): Promise<'recorded' | 'not over' | 'gone'> {
+  const read = await fleet.deps.tmux.endedPane(task.paneId).catch(() => null);
+  if (read === null) return 'gone';
+  if (!isOver(read.pane)) return 'not over';
+  if (!read.pane.dead && ending.kind !== 'zombie') {
+    // The terminal closed (or the pid is gone) before tmux reaped the process, so neither tmux
+    // nor the watch has its status yet: recording now would say "status unknown" for a clean
+    // exit. A child exit makes tmux reap; the status comes with the next read.
+    await fleet.deps.tmux.reapChildren().catch(() => undefined);
+    return 'not over';
+  }
+  // tmux has not reaped it: the zombie's own status is the one tmux will report.
+  const unreaped = !read.pane.dead && ending.kind === 'zombie';
+  await recordExit(fleet, task, unreaped ? { ...read.pane, deadStatus: ending.exitStatus } : read.pane, read.text);
+  if (!read.pane.dead) await fleet.deps.tmux.reapChildren().catch(() => undefined);
+  return 'recorded';
+}
+
+/** Catches what hooks missed: deaths, windows closed outside fleetcom, idleness. */
+export async function reconcile(fleet: FleetState): Promise<void> {
+  const { tasks, attention, marks, deps } = fleet;
+  if (tasks.size === 0) return; // nothing to catch up with: no tmux call
+  const panes = new Map((await deps.tmux.listPanes()).map((p) => [p.paneId, p]));
+  const renames: Array<[string, string]> = [];
+  for (const task of tasks.values()) {
+    if (task.paneId === '') continue; // its window is gone; kept until rm
+    const pane = panes.get(task.paneId);
+    if (!pane) {
+      windowGone(fleet, task);
+      continue;
+    }
+    if (pane.activity > task.lastOutputAt && task.endedAt === null) task.lastOutputAt = pane.activity;
+    if (!pane.dead && pane.pid !== null) tasks.notePid(task, pane.pid, pane.tty ?? null);
+    if (isOver(pane) && task.endedAt === null) await recordExit(fleet, task, pane);
+    else {
+      // A backstop for a missed file event, and codex's output heuristic; the rename below shows it.
+      await fleet.applyAttention(attention.refresh(task) ?? attention.outputSeen(task), { rename: false });
+      const name = marks.nameChange(task, attention.of(task).attention);
+      if (name !== null) renames.push([task.windowId, name]);
+    }
+  }
+  // One tmux call for all the glyphs that changed (50 tasks going idle together cost 50
+  // clients: a 5 % CPU spike of the supervisor, npm run bench).
+  if (renames.length > 0) await deps.tmux.renameWindows(renames).catch(() => undefined);
+  const claudes = tasks.values().filter((t) => t.harness === 'claude' || t.parkedJob);
+  const withPanes = claudes.map((task) => ({ task, panePid: panes.get(task.paneId)?.pid ?? null }));
+  if (withPanes.length > 0 && observeParkedJobs(withPanes, deps.procRoot ?? PROC_ROOT)) fleet.changed();
+}
+
+/** The run ended: its exit hint scraped from the pane's text, its status, and the window shows it. */
+async function recordExit(fleet: FleetState, task: Task, pane: PaneInfo, retained?: string): Promise<void> {
+  const { deps } = fleet;
+  const hadAttention = fleet.attention.of(task).attention !== null;
+  const text = retained ?? (await deps.tmux.retainedText(task.paneId).catch(() => ''));
+  task.exitHint = task.harness ? scrapeExit(task.harness, text) : null;
+  task.exitStatus = pane.deadStatus;
+  task.killed = pane.deadSignal !== null;
+  task.endedAt = deps.now();
+  const how = task.killed ? `was killed by signal ${pane.deadSignal}` : task.exitStatus === null ? 'exited (status unknown)' : `exited with status ${task.exitStatus}`;
+  deps.log(`task ${task.id} ${how}${task.exitHint ? `; exit hint ${task.exitHint}` : ''}`);
+  if (hadAttention) await fleet.marks.showAttention(task, null);
+  await fleet.rename(task);
+  fleet.changed();
+}
+
+/**
+ * The task's window was closed outside fleetcom (it is on none of the server's sessions): it
+ * stays in the fleet, exited with an unknown status, so its conversation can still be
+ * resumed (rerun makes a new window) or saved, until the user runs `rm`.
+ */
+function windowGone(fleet: FleetState, task: Task): void {
+  const { deps } = fleet;
+  const id = fleet.currentIds().get(task.id)?.id ?? null;
+  if (task.endedAt === null) Object.assign(task, { endedAt: deps.now(), exitStatus: null, killed: false });
+  Object.assign(task, { windowId: '', paneId: '' });
+  fleet.marks.forget(task.id);
+  deps.log(
+    `task ${task.id}: its window was closed outside fleetcom; kept as exited${id ? ` with conversation ${id}` : ''} ` +
+      `(fleetcom rerun ${task.id} brings it back, fleetcom rm ${task.id} forgets it)`,
+  );
+  fleet.changed();
+}

@@ -1,0 +1,54 @@
+// One capture watcher per namespace the fleet's tasks write into: this supervisor's, and those
+// of dead supervisors whose tasks it adopted. A watcher reports ids to the supervisor; an adopted
+// namespace goes (watcher closed, directory removed) once no task writes into it any more.
+import { existsSync } from 'node:fs';
+import { removeNamespace } from '../../capture/namespace.js';
+import { watchCaptures, type CaptureWatcher } from '../../capture/watcher.js';
+import type { Supervisor } from '../supervisor/supervisor.js';
+
+export class CaptureWatchers {
+  private readonly watchers = new Map<string, Promise<CaptureWatcher | null>>();
+
+  constructor(
+    private readonly supervisor: Supervisor,
+    /** The capture root: only namespaces directly in it are ever removed. */
+    private readonly root: string,
+    private readonly log: (line: string) => void,
+  ) {}
+
+  /** Starts a watcher for every namespace that has none yet; resolves once each has scanned. */
+  async follow(): Promise<void> {
+    for (const dir of this.supervisor.captureNamespaces()) {
+      if (this.watchers.has(dir) || !existsSync(dir)) continue;
+      this.watchers.set(dir, watchCaptures({
+        dir,
+        lookup: { current: (taskId) => this.supervisor.runEvidence(taskId) },
+        onId: (e) => void this.supervisor.captured(e.taskId, e.run, e.id),
+        onSignals: (taskId, run) => void this.supervisor.signals(taskId, run).catch((e: Error) => this.log(`attention: ${e.message}`)),
+        onError: (error) => this.log(`capture watcher: ${(error as Error).message}`),
+      }).catch((error: Error) => {
+        // Not watched, retried on the next change: captures are still read on save and rerun.
+        this.watchers.delete(dir);
+        this.log(`capture watcher of ${dir} not started: ${error.message}`);
+        return null;
+      }));
+    }
+    await Promise.all(this.watchers.values());
+  }
+
+  /** A dead supervisor's namespace goes once no adopted task writes into it any more. */
+  dropIdle(): void {
+    for (const dir of this.supervisor.releaseIdleNamespaces()) {
+      void this.watchers.get(dir)?.then((w) => w?.close());
+      this.watchers.delete(dir);
+      removeNamespace(dir, this.root);
+      this.log(`removed the capture namespace ${dir} of an earlier supervisor`);
+    }
+  }
+
+  async closeAll(): Promise<void> {
+    const all = [...this.watchers.values()];
+    this.watchers.clear();
+    await Promise.all(all.map(async (w) => (await w)?.close()));
+  }
+}

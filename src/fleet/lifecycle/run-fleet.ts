@@ -1,0 +1,216 @@
+// `fleetcom up` inside tmux: the supervisor's life from lock to teardown, composed of named
+// parts. Decisions live in Supervisor and the pure modules; this file only orders them.
+import { randomUUID } from 'node:crypto';
+import { capturePath } from '../../capture/capture-names.js';
+import { installNamespace, removeNamespace } from '../../capture/namespace.js';
+import { listenControl } from '../../control/server.js';
+import type { RecipeTask } from '../../control/protocol.js';
+import { callerEnv, type Deps } from '../../deps.js';
+import { describeFsError, FleetError } from '../../errors.js';
+import { ensureSafeDir, removeFile } from '../../fs-safety.js';
+import { captureRoot, fleetRuntime, sessionDir, userHome, type RuntimeFiles } from '../../paths.js';
+import { TmuxRunner, type TmuxRun } from '../../tmux/runner.js';
+import { displayMessage } from '../../tmux/sessions.js';
+import { adoptLeftTasks } from '../adoption/adoption.js';
+import { CaptureWatchers } from '../ids/capture-watchers.js';
+import { downInOrder } from './down-order.js';
+import { fleetLog } from './fleet-log.js';
+import type { FleetUi, StartUi } from './fleet-ui.js';
+import { acquireLock, releaseLock } from './lock.js';
+import { fleetRecovery } from '../recovery/recovery-writer.js';
+import { nextBinding } from '../attention/next-key.js';
+import { notifier } from '../attention/notify.js';
+import { rerunBinding, restoreKey } from '../rerun/rerun-key.js';
+import { cliPaths } from '../runtime-files.js';
+import { Supervisor } from '../supervisor/supervisor.js';
+import { readStart, setUpServer } from './startup.js';
+import { restoreSupervisorWindow } from './supervisor-window.js';
+import { fleetTmux } from '../tmux/tmux-adapter.js';
+import { paneDiedHook } from '../tmux/tmux-commands.js';
+import { startWakeups, type Wakeups } from './wakeups.js';
+
+export interface FleetOptions {
+  rerunKey: string;
+  /** Output silence after which a running task is idle (config.json `idleSeconds`). */
+  idleMs: number;
+  /** The prefix-table key that goes to the next task needing the user ('none' disables). */
+  nextKey: string;
+  /** Ring the bell in a task's window when its turn ends or it asks for a permission. */
+  bell: boolean;
+  /** The user's command run on the same transitions, or null. */
+  notifyCommand: string | null;
+  /** Tasks of a recipe to load at start (already resolved by the CLI). */
+  load: RecipeTask[];
+  /** The user interface (the dashboard), or null: log lines go to stderr. */
+  ui: StartUi | null;
+}
+
+type Stop = { down: boolean; code: number };
+
+const SIGNALS: NodeJS.Signals[] = ['SIGTERM', 'SIGHUP', 'SIGINT'];
+
+export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> {
+  const env = callerEnv(deps);
+  const tmux = new TmuxRunner({ env });
+  const pane = env.TMUX_PANE;
+  if (!env.TMUX || !pane) throw new FleetError('fleetcom up runs its supervisor inside tmux');
+  const files = fleetRuntime(env);
+  ensureSafeDir(files.dir);
+  await acquireLock(files, process.pid);
+  const keys: Array<readonly [string, (previous: string | null) => string]> = [
+    [opts.rerunKey, (previous: string | null) => rerunBinding(cliPaths(), previous)] as const,
+    [opts.nextKey, () => nextBinding(cliPaths(), files.socket)] as const,
+  ].filter(([key]) => key !== 'none');
+  const start = await readStart(tmux, pane, keys.map(([key]) => key)).catch((error: unknown) => {
+    releaseLock(files, process.pid);
+    throw error;
+  });
+  const { id: sessionId, name: sessionName } = start.session;
+  const primed = { globalEnvironment: start.environment }; // for the load below only
+  let ui: FleetUi | null = null;
+  const log = fleetLog(deps, env, (line) => {
+    ui?.log(line);
+    return ui !== null;
+  });
+  const home = userHome(env);
+  const root = captureRoot(env);
+
+  let onChange = () => {};
+  const notify = notifier(
+    { bell: opts.bell, command: opts.notifyCommand, env },
+    { paneTty: (paneId) => displayMessage(tmux, paneId, '#{pane_tty}'), log },
+  );
+  const supervisor = new Supervisor({
+    tmux: fleetTmux(tmux, sessionId, primed),
+    statePath: files.state,
+    controlSocket: files.socket,
+    paneDiedHook: paneDiedHook(files.socket),
+    tmuxSession: { id: sessionId, name: sessionName },
+    installNamespace: () => installNamespace(root, { pid: process.pid }).dir,
+    capturePath,
+    now: deps.now,
+    newId: randomUUID,
+    log,
+    idleMs: opts.idleMs,
+    onChange: () => onChange(),
+    onAttention: (change) => {
+      notify(change);
+      ui?.changed();
+    },
+  });
+  const watchers = new CaptureWatchers(supervisor, root, log);
+  // This incarnation's recovery snapshot; the supervisor builds the recipe.
+  const recovery = fleetRecovery({ env, startedAt: new Date(deps.now()), pid: process.pid, tasks: () => supervisor.recipe(), log });
+  onChange = () => {
+    void watchers.follow();
+    watchers.dropIdle();
+    ui?.changed();
+    recovery.changed();
+    wakeups?.changed();
+  };
+
+  let stop: (how: Stop) => void = () => {};
+  const stopped = new Promise<Stop>((resolve) => (stop = resolve));
+  let wakeups: Wakeups | null = null;
+  const closeServer = async () => {
+    wakeups?.stop();
+    server.close();
+    await watchers.closeAll();
+    removeFile(files.socket);
+    releaseLock(files, process.pid);
+  };
+  // `down` (from the CLI or the dashboard's Q) resolves only when everything is gone, so a new
+  // `up` can start at once.
+  // A `down` that fails part way leaves the fleet serving (wake-ups restarted, snapshots going
+  // on) and can be run again; its snapshot is marked closed only once every task has stopped.
+  let goingDown: Promise<void> | null = null;
+  const down = () => (goingDown ??= (async () => {
+    // No more reconciliations: one woken by the tasks' deaths below would write state.json again.
+    wakeups?.stop();
+    try {
+      await downInOrder({
+        stopTasks: () => supervisor.stopAll(), // after the requests in flight
+        snapshot: recovery,
+        tearDown: () => tearDown(tmux, files, root, supervisor, [opts.rerunKey, opts.nextKey], log),
+      });
+    } catch (error) {
+      goingDown = null;
+      wakeups = startWakeups(tmux, files.socket, supervisor, log);
+      log(`down did not finish: ${(error as Error).message}`);
+      throw new FleetError(`down did not finish: ${(error as Error).message}; run fleetcom down again`);
+    }
+    await restoreSupervisorWindow(tmux, pane).catch((e: Error) => log(`could not restore this window's name: ${e.message}`));
+    await closeServer();
+    setImmediate(() => stop({ down: true, code: 0 }));
+  })());
+  // Requests wait until adoption, bindings and the initial load are done.
+  let setupDone: () => void = () => {};
+  const ready = new Promise<void>((resolve) => (setupDone = resolve));
+  const server = await listenControl(files.socket, async (request) => {
+    await ready;
+    if (request.op !== 'down') return supervisor.handle(request);
+    await down();
+    return null;
+  });
+
+  try {
+    await adoptLeftTasks(supervisor, tmux, { sessionId, files, root, env, cwd: deps.cwd, now: deps.now(), log }, start);
+    await watchers.follow();
+    watchers.dropIdle();
+    await setUpServer(tmux, { pane, read: start, keys, log });
+    if (opts.load.length > 0) {
+      const result = await supervisor.handle({ op: 'load', tasks: opts.load, env });
+      for (const error of result.errors) log(`not loaded: ${error}`);
+      for (const line of result.skipped ?? []) log(`skipped: ${line}`);
+    }
+    primed.globalEnvironment = null;
+    recovery.start();
+    if (supervisor.size > 0) recovery.changed(); // adopted tasks start a snapshot too
+    log(`fleet up in tmux session '${sessionName}' (control socket ${files.socket})`);
+    setupDone();
+  } catch (error) {
+    await closeServer();
+    throw error;
+  }
+
+  wakeups = startWakeups(tmux, files.socket, supervisor, log);
+  const onSignal = (signal: NodeJS.Signals) => {
+    log(`${signal}: leaving every task running (a new 'fleetcom up' adopts them)`);
+    stop({ down: false, code: signal === 'SIGINT' ? 130 : 0 });
+  };
+  for (const s of SIGNALS) process.on(s, onSignal);
+
+  ui = opts.ui?.({
+    tmux, sessionId, pane,
+    fleet: { tasks: () => supervisor.taskList(), attention: (task) => supervisor.attentionOf(task), handle: (request) => supervisor.handle(request) },
+    quit: down, env, cwd: deps.cwd, home, sessionDir: sessionDir(env), scratchDir: files.dir, now: deps.now, log,
+  }) ?? null;
+
+  // An empty start: point at a snapshot of a fleet that did not shut down (shown in the dashboard too).
+  if (supervisor.size === 0) await recovery.pointAtAbandoned();
+
+  const result = await stopped;
+  for (const s of SIGNALS) process.off(s, onSignal);
+  ui?.close();
+  ui = null;
+  if (!result.down) {
+    await restoreSupervisorWindow(tmux, pane).catch(() => undefined); // this pane supervises no more
+    await recovery.close(false); // kept, not closed: the tasks live on in tmux
+    await closeServer();
+  }
+  return result.code;
+}
+
+/** `down` only: bindings restored, namespaces and state.json removed (tasks already stopped). */
+async function tearDown(tmux: TmuxRun, files: RuntimeFiles, root: string, supervisor: Supervisor, keys: string[], log: (l: string) => void): Promise<void> {
+  for (const key of keys) {
+    if (key !== 'none') await restoreKey(tmux, key).catch((e: Error) => log(`could not restore the ${key} key: ${e.message}`));
+  }
+  for (const dir of supervisor.captureNamespaces()) removeNamespace(dir, root);
+  try {
+    removeFile(files.state);
+  } catch (error) {
+    throw new FleetError(`every task stopped, but ${files.state} could not be removed: ${describeFsError(error)}`);
+  }
+  log('fleet down');
+}

@@ -1,0 +1,56 @@
+// Stopping tasks: SIGTERM to each pane's process group, SIGKILL to what is left after 2 s,
+// and return only once tmux reports every pane dead: a reply says what tmux did, not what it may do.
+// A signal goes only to the pid tmux reports for that very pane id just before sending it,
+// and only when it is the pid the listing showed: a pane that died or respawned in between
+// (its old pid possibly reused by an unrelated process) is left to the next round.
+import type { FleetTmux, PaneInfo } from '../tmux/tmux-port.js';
+
+const TERM_GRACE_MS = 2_000;
+const KILL_DEADLINE_MS = 10_000;
+
+/** Sends a signal to a pane's process group; tests pass a recorder. */
+export type SendSignal = (pid: number, sig: NodeJS.Signals) => void;
+
+/** Returns the panes still alive after the SIGKILL deadline (none, normally). */
+export async function stopProcessGroups(tmux: FleetTmux, paneIds: readonly string[], send: SendSignal = signalGroup): Promise<string[]> {
+  if (paneIds.length === 0) return [];
+  const wanted = new Set(paneIds);
+  const alive = async () => (await tmux.listPanes()).filter((p) => wanted.has(p.paneId) && !p.dead);
+  await signal(tmux, await alive(), 'SIGTERM', send);
+  const termDeadline = Date.now() + TERM_GRACE_MS;
+  let left = await alive();
+  while (left.length > 0 && Date.now() < termDeadline) {
+    await pause(50);
+    left = await alive();
+  }
+  if (left.length === 0) return [];
+  await signal(tmux, left, 'SIGKILL', send);
+  const killDeadline = Date.now() + KILL_DEADLINE_MS;
+  while ((left = await alive()).length > 0 && Date.now() < killDeadline) await pause(50);
+  return left.map((p) => p.paneId);
+}
+
+async function signal(tmux: FleetTmux, panes: readonly PaneInfo[], sig: NodeJS.Signals, send: SendSignal): Promise<void> {
+  if (panes.length === 0) return;
+  const live = await tmux.livePanePids(panes.map((p) => p.paneId));
+  for (const pane of panes) {
+    const pid = live.get(pane.paneId);
+    if (pid !== undefined && pid === pane.pid && pid > 1) send(pid, sig);
+  }
+}
+
+function signalGroup(pid: number, sig: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, sig); // tmux starts each pane's process as a session and group leader
+  } catch {
+    try {
+      process.kill(pid, sig);
+    } catch {
+      // already gone
+    }
+  }
+}
+
+function pause(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

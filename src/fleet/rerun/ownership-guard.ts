@@ -1,0 +1,96 @@
+// No conversation is resumed while it is open elsewhere: two processes appending to one
+// transcript corrupt it (claude happily runs `--resume <id>` of a conversation another pane
+// holds). load, recover and rerun ask here before they spawn.
+import { detect, resolveHome, type Resolved } from '../../harness/index.js';
+import { conversationLiveness, fleetHolderOf, holderText, sharedOpenFiles, type FleetHolder, type LivenessOptions } from '../../ownership/index.js';
+import type { Task } from '../supervisor/task.js';
+
+export type Holding =
+  | { by: 'task'; task: FleetHolder }
+  | { by: 'process'; where: string };
+
+/** Running tasks and the conversation each holds now (precedence 1-3, or the one it was started on). */
+export function fleetHolders(tasks: Iterable<Task>, current: ReadonlyMap<number, Resolved | null>): FleetHolder[] {
+  const holders: FleetHolder[] = [];
+  for (const task of tasks) {
+    if (task.endedAt !== null) continue;
+    const ids = new Set([current.get(task.id)?.id, task.targetId, task.captured].filter((id): id is string => typeof id === 'string'));
+    for (const conversationId of ids) holders.push({ taskId: task.id, windowId: task.windowId, paneId: task.paneId, conversationId });
+  }
+  return holders;
+}
+
+/**
+ * Who holds the conversation `command` would resume, or null when it is not a resume command
+ * or nobody provably holds it ("unknown" does not stop a start: it is not evidence of a holder).
+ */
+export function holderOf(
+  command: string,
+  env: Readonly<Record<string, string>>,
+  fleet: readonly FleetHolder[],
+  opts: LivenessOptions & { except?: number } = {},
+): Holding | null {
+  const detection = detect(command);
+  if (detection.form !== 'resume') return null;
+  const id = detection.targetId;
+  const task = fleet.find((t) => t.conversationId === id && t.taskId !== opts.except);
+  if (task) return { by: 'task', task };
+  let home: string;
+  try {
+    home = resolveHome(detection.harness, env);
+  } catch {
+    return null; // no home to look in: the start fails on its own with a clearer message
+  }
+  const live = conversationLiveness(detection.harness, home, id, opts);
+  if (live.state !== 'live') return null;
+  const inFleet = fleetHolderOf(live.holder, fleet, null);
+  if (inFleet && inFleet.taskId !== opts.except) return { by: 'task', task: inFleet };
+  return { by: 'process', where: holderText(live.holder) };
+}
+
+/**
+ * The specs a load may start, and a line for those it may not: a conversation open elsewhere,
+ * or named twice in the same recipe (the second would be a second writer too).
+ */
+export function unheldSpecs<T extends { command: string; cwd: string; env: Record<string, string> }>(
+  specs: readonly T[],
+  fleet: readonly FleetHolder[],
+  opts: LivenessOptions = {},
+): { start: T[]; skipped: string[] } {
+  const shared = sharedOpenFiles(opts);
+  const start: T[] = [];
+  const skips: Array<{ cwd: string; cmd: string; id: string; holding: Holding }> = [];
+  const seen = new Set<string>();
+  const twice: string[] = [];
+  for (const spec of specs) {
+    const detection = detect(spec.command);
+    const id = detection.form === 'resume' ? detection.targetId : null;
+    const holding = holderOf(spec.command, spec.env, fleet, shared);
+    if (id !== null && holding) skips.push({ cwd: spec.cwd, cmd: spec.command, id, holding });
+    else if (id !== null && seen.has(id)) twice.push(`${spec.cwd}: ${spec.command}: conversation ${id} is named twice in this recipe; started once`);
+    else start.push(spec);
+    if (id !== null) seen.add(id);
+  }
+  return { start, skipped: [...skipLines(skips), ...twice] };
+}
+
+export function holdingText(id: string, holding: Holding): string {
+  return `conversation ${id} is open in ${holding.by === 'task' ? holderText(holding.task) : holding.where}`;
+}
+
+/**
+ * The lines a load prints for entries it skipped: each one held elsewhere named with its
+ * holder; those held by this fleet's own tasks — a second load of the same recipe — as one.
+ */
+export function skipLines(skips: ReadonlyArray<{ cwd: string; cmd: string; id: string; holding: Holding }>): string[] {
+  const byFleet = skips.filter((s) => s.holding.by === 'task');
+  const lines = skips.filter((s) => s.holding.by === 'process').map((s) => `${s.cwd}: ${s.cmd}: ${holdingText(s.id, s.holding)}; not started`);
+  if (byFleet.length === 1) {
+    const [s] = byFleet;
+    if (s) lines.push(`${s.cwd}: ${s.cmd}: ${holdingText(s.id, s.holding)}; not started`);
+  } else if (byFleet.length > 1) {
+    const tasks = byFleet.map((s) => (s.holding.by === 'task' ? s.holding.task.taskId : 0)).join(', ');
+    lines.push(`${byFleet.length} conversations are already open in this fleet (tasks ${tasks}); not started again — was this recipe loaded twice?`);
+  }
+  return lines;
+}

@@ -1,0 +1,101 @@
+// Turns a requested command into what tmux runs. The harness
+// decides; this file only gathers the inputs (namespace, homes, codex route) and checks.
+import { accessSync, constants, statSync } from 'node:fs';
+import { delimiter, isAbsolute, join } from 'node:path';
+import { FleetError } from '../../errors.js';
+import {
+  detect,
+  instrument,
+  readCodexRoute,
+  resolveHome,
+  type HarnessName,
+} from '../../harness/index.js';
+import { checkCommandSize, dropInherited, windowEnv } from './window-env.js';
+
+export interface LaunchRequest {
+  id: number;
+  run: number;
+  command: string;
+  cwd: string;
+  /** The caller's whole environment. */
+  env: Record<string, string>;
+}
+
+export interface LaunchInputs {
+  /** The capture namespace, installed on demand; null when install failed (uninstrumented). */
+  namespace: () => string | null;
+  capturePath: (namespace: string, id: number, run: number) => string;
+  globalEnv: Record<string, string>;
+  newId: () => string;
+}
+
+export interface Launch {
+  harness: HarnessName | null;
+  pinnedId: string | null;
+  targetId: string | null;
+  captureFile: string | null;
+  home: string | null;
+  argv: string[];
+  windowEnv: Record<string, string>;
+  path: string | undefined;
+}
+
+export function planLaunch(request: LaunchRequest, inputs: LaunchInputs): Launch {
+  checkDirectory(request.cwd);
+  const shell = findShell(request.env);
+  const detection = detect(request.command);
+  let plan = { suffix: '', env: {} as Record<string, string>, pinnedId: null as string | null };
+  let harness: HarnessName | null = null;
+  let home: string | null = null;
+  let captureFile: string | null = null;
+  const namespace = detection.form === 'opaque' ? null : inputs.namespace();
+  if (detection.form !== 'opaque' && namespace !== null) {
+    harness = detection.harness;
+    home = resolveHome(harness, request.env);
+    captureFile = inputs.capturePath(namespace, request.id, request.run);
+    const codexRoute = harness === 'codex' ? readCodexRoute(home) : ({ kind: 'vacant' } as const);
+    plan = instrument({ detection, namespace, captureFile, newId: inputs.newId, codexRoute });
+    if (harness === 'codex' && codexRoute.kind === 'opaque') captureFile = null;
+    if (harness === 'grok') captureFile = null;
+  }
+  const argv = [...dropInherited(inputs.globalEnv), shell, '-c', request.command + plan.suffix];
+  const env = windowEnv(request.env, inputs.globalEnv, plan.env);
+  checkCommandSize(argv, env);
+  return {
+    harness,
+    pinnedId: plan.pinnedId,
+    targetId: detection.form === 'resume' && harness !== null ? detection.targetId : null,
+    captureFile,
+    home,
+    argv,
+    windowEnv: env,
+    path: request.env.PATH,
+  };
+}
+
+function checkDirectory(cwd: string): void {
+  let ok = false;
+  try {
+    ok = isAbsolute(cwd) && statSync(cwd).isDirectory();
+  } catch {
+    ok = false;
+  }
+  if (!ok) throw new FleetError(`working directory ${cwd} does not exist or is not a directory`);
+}
+
+/** The requesting client's $SHELL (fallback /bin/sh), which must be executable. */
+function findShell(env: Record<string, string>): string {
+  const shell = env.SHELL || '/bin/sh';
+  const candidates = isAbsolute(shell)
+    ? [shell]
+    : (env.PATH ?? '').split(delimiter).filter(Boolean).map((dir) => join(dir, shell));
+  for (const candidate of candidates) {
+    try {
+      accessSync(candidate, constants.X_OK);
+      if (statSync(candidate).isFile()) return candidate;
+    } catch {
+      // try the next one
+    }
+  }
+  throw new FleetError(`shell ${shell} (from $SHELL) is not an executable file`);
+}

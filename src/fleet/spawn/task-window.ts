@@ -1,0 +1,25 @@
+// The tmux window a new task gets. Pure. Its options and pane-died hook go in the same tmux
+// call as new-window, so a command that exits at once still finds them.
+import type { Launch } from './launch.js';
+import { windowName, type Task } from '../supervisor/task.js';
+import type { WindowSpec } from '../tmux/tmux-port.js';
+import { SPEC_OPTION } from './window-spec.js';
+
+export function taskWindow(draft: Task, launch: Launch, fleet: { socket: string; paneDiedHook: string; now: number; spec: string | null }): WindowSpec {
+  return {
+    name: windowName(draft, fleet.now),
+    cwd: draft.cwd,
+    env: launch.windowEnv,
+    argv: launch.argv,
+    path: launch.path,
+    windowOptions: {
+      'remain-on-exit': 'on',
+      'automatic-rename': 'off',
+      '@fleetcom-task': String(draft.id),
+      '@fleetcom-run': String(draft.run),
+      '@fleetcom-socket': fleet.socket,
+      ...(fleet.spec === null ? {} : { [SPEC_OPTION]: fleet.spec }),
+    },
+    windowHooks: { 'pane-died': fleet.paneDiedHook },
+  };
+}

@@ -1,0 +1,72 @@
+// Control requests → supervisor operations, each handler typed by its op's reply (replies.ts).
+// Only the mapping lives here: what each op does is the Supervisor's, and so is the queue.
+import type { LsRecord, RecipeTask, ReplyOf, ReplyTo, Request } from '../../control/protocol.js';
+import { FleetError } from '../../errors.js';
+import type { Spec } from '../spawn/spawn-plan.js';
+import type { Task } from './task.js';
+
+/** The operations a request maps to (the Supervisor's). */
+export interface RequestTarget {
+  status(): ReplyOf<'status'>;
+  spawn(spec: Spec): Promise<Task>;
+  reconcile(): Promise<void>;
+  list(): LsRecord[];
+  find(ref: string): Task;
+  rerun(task: Task): Promise<Task>;
+  kill(task: Task): Promise<void>;
+  remove(task: Task): Promise<void>;
+  update(task: Task, fields: Partial<Pick<Task, 'name' | 'group' | 'tagged'>>): LsRecord;
+  paneDied(paneId: string): Promise<void>;
+  next(from: string | null, client: string | null): Promise<{ id: number } | null>;
+  recipe(): RecipeTask[];
+  load(entries: RecipeTask[], env: Record<string, string>): Promise<ReplyOf<'load'>>;
+}
+
+type Handlers = {
+  [K in Request['op']]: (target: RequestTarget, request: Extract<Request, { op: K }>) => Promise<ReplyOf<K>> | ReplyOf<K>;
+};
+
+const handlers: Handlers = {
+  status: (s) => s.status(),
+  run: async (s, r) => ({ id: (await s.spawn(r)).id }),
+  ls: async (s) => {
+    await s.reconcile();
+    return s.list();
+  },
+  rerun: async (s, r) => ({ id: (await s.rerun(s.find(r.task))).id }),
+  kill: async (s, r) => {
+    await s.kill(s.find(r.task));
+    return null;
+  },
+  rm: async (s, r) => {
+    await s.remove(s.find(r.task));
+    return null;
+  },
+  rename: (s, r) => s.update(s.find(r.task), { name: r.name.trim() || null }),
+  group: (s, r) => s.update(s.find(r.task), { group: r.group.trim() || null }),
+  tag: (s, r) => {
+    const task = s.find(r.task);
+    return s.update(task, { tagged: !task.tagged });
+  },
+  // Windows hooked by a supervisor of an older fleetcom still send this request from their
+  // pane-died hook (today's hook signals a wait-for channel); an adopter must answer it.
+  'pane-died': async (s, r) => {
+    await s.paneDied(r.pane);
+    return null;
+  },
+  save: async (s) => {
+    await s.reconcile();
+    return s.recipe();
+  },
+  load: (s, r) => s.load(r.tasks, r.env),
+  next: (s, r) => s.next(r.from, r.client),
+  down: () => {
+    throw new FleetError('down is handled by the fleet loop');
+  },
+};
+
+export async function dispatch<R extends Request>(target: RequestTarget, request: R): Promise<ReplyTo<R>> {
+  // TypeScript cannot tie the lookup by `op` to R; the table's type checks each handler.
+  const handler = handlers[request.op] as (target: RequestTarget, request: R) => Promise<ReplyTo<R>> | ReplyTo<R>;
+  return handler(target, request);
+}

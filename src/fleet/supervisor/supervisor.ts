@@ -1,0 +1,182 @@
+// The supervisor: one queue that every change of the fleet runs on, so a pane death cannot
+// interleave with a rerun. tmux owns the tasks' terminals; the supervisor only decides, asks
+// tmux through FleetTmux, and persists what it learned. What each request does is in
+// task-operations.ts, catching up with tmux in reconcile.ts, the shared state in fleet-state.ts.
+import type { RecipeTask, ReplyTo, Request } from '../../control/protocol.js';
+import { FleetError } from '../../errors.js';
+import type { AttentionState, RunEvidence } from '../../harness/index.js';
+import { FleetState, type SupervisorDeps } from './fleet-state.js';
+import type { Ending } from '../exits/process-watch.js';
+import { processEnded, reconcile } from '../exits/reconcile.js';
+import { dispatch } from './requests.js';
+import { recipeOf } from '../ids/resolution.js';
+import { stopProcessGroups } from '../lifecycle/stop.js';
+import { TaskOperations } from './task-operations.js';
+import { evidenceOf, type Task } from './task.js';
+
+/** How many times, and how often, an ended process's pane is read again until tmux shows it over. */
+const ENDED_RETRIES = 10;
+const ENDED_RETRY_MS = 20;
+
+export interface Adopted {
+  tasks: readonly Task[];
+  nextId: number;
+  /** The capture namespaces the adopted tasks may still write into (dead supervisors'). */
+  namespaces: readonly string[];
+}
+
+export class Supervisor {
+  private readonly fleet: FleetState;
+  /** Reached only from inside the queue. */
+  private readonly operations: TaskOperations;
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(deps: SupervisorDeps) {
+    this.fleet = new FleetState(deps);
+    this.operations = new TaskOperations(this.fleet);
+  }
+
+  handle<R extends Request>(request: R): Promise<ReplyTo<R>> {
+    return this.enqueue(() => dispatch(this.operations, request));
+  }
+
+  /** The periodic and exit-woken check: reconcile only, without resolving every task's id as `ls` does. */
+  tick(): Promise<void> {
+    return this.enqueue(() => reconcile(this.fleet));
+  }
+
+  /**
+   * The process watch saw a task's process end: its exit is recorded from one read of its pane
+   * (reconcile.ts). A pane not over yet is read again every ENDED_RETRY_MS a few times, then
+   * left to the hook or the periodic reconciliation; a pane that is gone is reconciled at once.
+   */
+  processEnded(taskId: number, ending: Ending, attempt = 0): Promise<void> {
+    return this.enqueue(async () => {
+      const task = this.fleet.tasks.get(taskId);
+      if (!task || task.endedAt !== null || task.paneId === '' || !this.fleet.tasks.knowsRun(task)) return;
+      const outcome = await processEnded(this.fleet, task, ending);
+      if (outcome === 'gone') await reconcile(this.fleet);
+      else if (outcome === 'not over' && attempt < ENDED_RETRIES) {
+        setTimeout(() => void this.processEnded(taskId, ending, attempt + 1).catch(() => undefined), ENDED_RETRY_MS).unref();
+      }
+    });
+  }
+
+  /** Takes over the tasks of a supervisor that died (before any request is served). */
+  adopt(adopted: Adopted): Promise<void> {
+    return this.enqueue(async () => {
+      this.fleet.tasks.adopt(adopted.tasks, adopted.nextId);
+      for (const dir of adopted.namespaces) this.fleet.namespaces.adopt(dir);
+    });
+  }
+
+  /** A reconciliation (panes that died meanwhile get scraped) and state.json written. */
+  settle(): Promise<void> {
+    return this.enqueue(async () => {
+      await reconcile(this.fleet);
+      this.fleet.persist();
+    });
+  }
+
+  /** A new captured id for a task's current run (from the capture watcher). */
+  captured(taskId: number, run: number, id: string): Promise<void> {
+    return this.enqueue(async () => {
+      const task = this.fleet.tasks.get(taskId);
+      if (!task || task.run !== run || task.captured === id) return;
+      if (task.captured) task.everHeld = [...new Set([...task.everHeld, task.captured])];
+      task.captured = id;
+      this.fleet.deps.log(`task ${taskId} captured conversation ${id}`);
+      this.fleet.changed();
+    });
+  }
+
+  /** A task's signal file changed (from the capture watcher). */
+  signals(taskId: number, run: number): Promise<void> {
+    return this.enqueue(async () => {
+      const task = this.fleet.tasks.get(taskId);
+      if (task && task.run === run) await this.fleet.applyAttention(this.fleet.attention.refresh(task));
+    });
+  }
+
+  /** Every task's signal file read from its start without notifying: after an adoption, that history is not news. */
+  replayAttention(): Promise<void> {
+    return this.enqueue(async () => {
+      const { tasks, attention } = this.fleet;
+      for (const task of tasks.values()) await this.fleet.applyAttention(attention.refresh(task, { quiet: true }));
+    });
+  }
+
+  /**
+   * Stops every task and closes their windows (the `down` path), after the requests in flight.
+   * Throws, closing nothing, when a task outlives SIGKILL: `down` then stops half way and can be retried.
+   */
+  stopAll(): Promise<void> {
+    return this.enqueue(async () => {
+      const { tmux } = this.fleet.deps;
+      const tasks = this.fleet.tasks.values();
+      const left = await stopProcessGroups(tmux, tasks.filter((t) => t.endedAt === null && t.paneId !== '').map((t) => t.paneId));
+      if (left.length > 0) {
+        const ids = tasks.filter((t) => left.includes(t.paneId)).map((t) => t.id);
+        throw new FleetError(`task(s) ${ids.join(', ')} still running after SIGKILL`);
+      }
+      await tmux.killWindows(tasks.map((task) => task.windowId).filter((id) => id !== '')).catch(() => undefined);
+    });
+  }
+
+
+  private enqueue<T>(work: () => Promise<T>): Promise<T> {
+    const next = this.queue.then(work);
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  // Views, read between queued changes; nothing here changes the fleet.
+
+  /** The tasks as they are now, for views (the dashboard); not to be changed. */
+  taskList(): readonly Task[] {
+    return this.fleet.tasks.values();
+  }
+
+  get size(): number {
+    return this.fleet.tasks.size;
+  }
+
+  /** The task's attention now (for views). */
+  attentionOf(task: Task): AttentionState {
+    return this.fleet.attention.of(task);
+  }
+
+  /** What the capture watcher needs to check a capture of the task's current run. */
+  runEvidence(taskId: number): { run: number; evidence: RunEvidence } | null {
+    const task = this.fleet.tasks.get(taskId);
+    const evidence = task && evidenceOf(task);
+    return task && evidence ? { run: task.run, evidence } : null;
+  }
+
+  /** This supervisor's capture namespace (once installed) and those of the supervisors it adopted from. */
+  captureNamespaces(): string[] {
+    return this.fleet.namespaces.all();
+  }
+
+  /**
+   * Adopted capture namespaces no task writes into any more, forgotten here; the caller removes
+   * them. Not queued: the capture watchers ask from the fleet's change listener, which runs
+   * inside a queued change.
+   */
+  releaseIdleNamespaces(): string[] {
+    return this.fleet.namespaces.releaseIdle(this.fleet.tasks.values());
+  }
+
+  /**
+   * The pane pid and terminal of each running task, for the process watch (process-watch.ts):
+   * a rerun's new process is included as soon as tmux has started it.
+   */
+  runningPids(): Map<number, { pid: number; tty: string | null }> {
+    return this.fleet.tasks.runningPids();
+  }
+
+  /** The fleet as recipe entries, agents as their resume commands (precedence 1-4). */
+  recipe(): RecipeTask[] {
+    return recipeOf(this.fleet.tasks.values(), this.fleet.deps.now());
+  }
+}

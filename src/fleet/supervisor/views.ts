@@ -1,0 +1,33 @@
+// Read-only views of tasks for clients (`ls --json`).
+import { rewriteCommand, type AttentionState, type Resolved } from '../../harness/index.js';
+import { parkedJobView } from '../rerun/parked-jobs.js';
+import type { LsRecord } from '../../control/protocol.js';
+import { IDLE_AFTER_MS, taskState, type Task } from './task.js';
+
+export function lsRecord(task: Task, now: number, resolved: Resolved | null, attention: AttentionState, idleMs = IDLE_AFTER_MS): LsRecord {
+  const source = resolved && resolved.source !== 'correlation' ? resolved.source : null;
+  const id = source ? resolved!.id : null;
+  return {
+    id: task.id,
+    run: task.run,
+    cwd: task.cwd,
+    command: task.command,
+    name: task.name,
+    group: task.group,
+    tagged: task.tagged,
+    state: taskState(task, now, idleMs),
+    exitStatus: task.exitStatus,
+    killed: task.killed,
+    harness: task.harness,
+    conversationId: id,
+    idSource: source,
+    resumeCommand: task.command === null ? null : rewriteCommand(task.command, id),
+    parkedJob: parkedJobView(task),
+    windowId: task.windowId,
+    paneId: task.paneId,
+    spawnedAt: new Date(task.spawnedAt).toISOString(),
+    lastOutputAt: new Date(task.lastOutputAt).toISOString(),
+    attention: attention.attention,
+    attentionSince: attention.since === null ? null : new Date(attention.since).toISOString(),
+  };
+}
