@@ -33,9 +33,13 @@ export function lockHolder(record: LockRecord | null, identify = identityOf): Pr
   return live;
 }
 
-export async function acquireLock(files: RuntimeFiles, pid: number): Promise<void> {
+/**
+ * `waitMs`: how long a live holder that does not answer yet may take to start answering (the
+ * runtime guard, retaking its own lock, does not wait).
+ */
+export async function acquireLock(files: RuntimeFiles, pid: number, waitMs = STARTING_MS): Promise<void> {
   const me = identityOf(pid) ?? { pid, start: null, command: '' };
-  const blocked = await claim(files.lock, lockText(me), (text) => fleetHolding(files, text, STARTING_MS), Date.now() + TAKEOVER_MS);
+  const blocked = await claim(files.lock, lockText(me), (text) => fleetHolding(files, text, waitMs), Date.now() + TAKEOVER_MS);
   if (blocked !== null) throw blocked;
 }
 
@@ -84,7 +88,8 @@ async function fleetHolding(files: RuntimeFiles, text: string, waitMs: number): 
   const deadline = Date.now() + waitMs;
   for (;;) {
     const status = await callSupervisor(files.socket, { op: 'status' }).catch(() => null);
-    if (status !== null) {
+    // This very process answering (the runtime guard retaking its lock) holds nothing against itself.
+    if (status !== null && status.pid !== process.pid) {
       return new FleetError(`a fleet is already running in tmux session '${status.tmuxSessionName}' (runtime dir ${files.dir}): its supervisor is pid ${status.pid}, control socket ${files.socket}`);
     }
     const holder = lockHolder(parseLock(text));

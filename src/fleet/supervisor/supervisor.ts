@@ -87,6 +87,11 @@ export class Supervisor {
     });
   }
 
+  /** state.json written again (the runtime guard, after the runtime dir was removed). */
+  saveState(): Promise<void> {
+    return this.enqueue(async () => this.fleet.persist());
+  }
+
   /** A new captured id for a task's current run (from the capture watcher). */
   captured(taskId: number, run: number, id: string): Promise<void> {
     return this.enqueue(async () => {

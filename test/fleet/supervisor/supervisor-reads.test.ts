@@ -44,7 +44,7 @@ function gatedTmux() {
 function supervisorOn(tmux: FleetTmux): Supervisor {
   return new Supervisor({
     tmux, statePath: path.join(tempDir(), 'state.json'), controlSocket: '/nonexistent/sock', paneDiedHook: '',
-    tmuxSession: { id: '$0', name: 'fleet' }, installNamespace: () => tempDir(), capturePath: (dir, id, run) => path.join(dir, `task-${id}-${run}.json`),
+    tmuxSession: { id: '$0', name: 'fleet' }, installNamespace: () => tempDir(), capturePath: (dir: string, id: number, run: number) => path.join(dir, `task-${id}-${run}.json`),
     now: () => NOW, newId: () => 'x', log: () => undefined, onChange: () => undefined,
   } as unknown as SupervisorDeps);
 }
