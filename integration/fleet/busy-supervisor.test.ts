@@ -1,0 +1,86 @@
+// A supervisor that cannot answer never hangs a command (a stopped one is named at once), and
+// one that is busy with a long change still answers reads.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import type { LsRecord } from '../../src/control/protocol.js';
+import { startFleet } from '../helpers/fleet.js';
+import { useSandbox } from '../helpers/sandbox.js';
+import { supervisorBelowShell } from '../helpers/supervisor.js';
+import { waitFor } from '../helpers/wait-for.js';
+
+/** A process this test stopped: continued, then killed, whatever the test's outcome. */
+function stopForGood(pid: number): void {
+  for (const signal of ['SIGCONT', 'SIGKILL'] as const) {
+    try {
+      process.kill(pid, signal);
+    } catch {
+      // already gone
+    }
+  }
+}
+
+function procState(pid: number): string | undefined {
+  return /\) (\S)/.exec(readFileSync(`/proc/${pid}/stat`, 'utf8'))?.[1];
+}
+
+describe('a stopped supervisor', () => {
+  it('fails ls, run, rerun and next at once naming it, completion offers no task; continued, all work again', async () => {
+    const sb = await useSandbox();
+    // Below a shell, as `fleetcom up` typed in a pane is: tmux continues its pane's own process.
+    const fleet = await startFleet(sb, { underShell: true });
+    const pid = await supervisorBelowShell(sb, fleet.supervisorPane);
+    const done = await fleet.run('true');
+    await fleet.waitTask(done, (t) => t.state === 'exited', 'exited');
+    process.kill(pid, 'SIGSTOP');
+    onTestFinished(() => stopForGood(pid));
+    await waitFor(() => procState(pid) === 'T', { what: 'the supervisor to stop' });
+
+    const commands = [['ls'], ['ls', '--json'], ['run', '--', 'sleep', '60'], ['rerun', done], ['next'], ['__complete', '--', 'rerun', '']];
+    const started = Date.now();
+    const results = await Promise.all(commands.map((args) => fleet.cli(...args)));
+    // Each is told at once; the slack is for node's start on a loaded machine, far below the 5 s deadline.
+    expect(Date.now() - started).toBeLessThan(4_000);
+    for (const [i, r] of results.entries()) {
+      const args = commands[i]!;
+      if (args[0] === '__complete') {
+        expect({ args, exitCode: r.exitCode, stdout: r.stdout }).toEqual({ args, exitCode: 0, stdout: '' });
+        continue;
+      }
+      expect({ args, exitCode: r.exitCode, stdout: r.stdout }).toEqual({ args, exitCode: 1, stdout: '' });
+      expect(r.stderr).toBe(`fleetcom: the supervisor (pid ${pid}) is stopped and cannot answer; continue it with: kill -CONT ${pid}\n`);
+    }
+
+    process.kill(pid, 'SIGCONT');
+    expect((await fleet.cli('ls', '--json')).exitCode).toBe(0);
+    expect((await fleet.cli('run', '--', 'sleep', '60')).exitCode).toBe(0);
+    expect((await fleet.cli('rerun', done)).exitCode).toBe(0);
+    const next = await fleet.cli('next');
+    expect([next.exitCode, next.stderr]).toEqual([1, 'no task needs you\n']);
+    expect((await fleet.cli('__complete', '--', 'rerun', '')).stdout).toMatch(new RegExp(`^${done}\\t`, 'm'));
+  });
+});
+
+describe('a long load in flight', () => {
+  it('does not hold up ls --json: it answers from the fleet as it is, before the load ends', async () => {
+    const sb = await useSandbox();
+    const fleet = await startFleet(sb);
+    const TASKS = 60;
+    const file = `${sb.dir}/many.json`;
+    writeFileSync(file, JSON.stringify({ version: 1, name: 'many', dirs: { [sb.dir]: Array.from({ length: TASKS }, (_, i) => `sleep ${1000 + i}`) } }));
+    const windows = async () => (await sb.tmux('list-windows', '-t', fleet.session, '-F', '#{window_id}')).split('\n').filter(Boolean).length;
+    let loadEnded = false;
+    const load = fleet.cli('load', file).then((r) => ((loadEnded = true), r));
+    // tmux is making the load's windows (several calls of about ten each): the load is in flight.
+    await waitFor(async () => (await windows()) > 1 || loadEnded, { what: 'the load to start making windows' });
+    expect(loadEnded).toBe(false);
+    const ls = await fleet.cli('ls', '--json');
+    // Answered while the load still ran, from the fleet before it: none of its tasks is in yet.
+    expect(loadEnded).toBe(false);
+    expect(ls.exitCode).toBe(0);
+    expect(JSON.parse(ls.stdout) as LsRecord[]).toEqual([]);
+    const loaded = await load;
+    expect(loaded.exitCode).toBe(0);
+    expect(loaded.stderr).toContain(`loaded 'many': ${TASKS} task(s)`);
+    expect(await fleet.ls()).toHaveLength(TASKS);
+  });
+});
