@@ -111,7 +111,7 @@ async function restoreLock(files: RuntimeFiles, report: Report, log: (line: stri
     return false;
   }
   report(files.lock, null);
-  log(`the lock ${files.lock} did not name this supervisor: took it again`);
+  log(`the lock ${files.lock} ${held === null ? 'was gone' : `named pid ${held.pid}, which no longer holds it`}: took it again`);
   return true;
 }
 
