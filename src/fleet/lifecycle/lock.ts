@@ -9,7 +9,7 @@ import { parseLock, processStopped, type LockRecord } from '../../control/lock-r
 import { FleetError } from '../../errors.js';
 import { createWhole, removeFile } from '../../fs-safety.js';
 import type { RuntimeFiles } from '../../paths.js';
-import { identityOf, type ProcessIdentity } from './process-identity.js';
+import { identityOf, liveOther, type ProcessIdentity } from './process-identity.js';
 
 export { parseLock } from '../../control/lock-record.js';
 
@@ -25,12 +25,7 @@ export function lockText(me: ProcessIdentity): string {
 
 /** The live process a lock names, or null when it is gone or a different process took its pid. */
 export function lockHolder(record: LockRecord | null, identify = identityOf): ProcessIdentity | null {
-  if (record === null || record.pid === process.pid) return null;
-  const live = identify(record.pid);
-  if (live === null) return null;
-  // Without a recorded start (an older lock, or no /proc) the pid is all there is to go by.
-  if (record.start !== null && live.start !== null && live.start !== record.start) return null;
-  return live;
+  return record === null ? null : liveOther(record, identify);
 }
 
 /**

@@ -10,7 +10,7 @@ import { fnv1a64 } from '../../paths.js';
 import { serverOptionQuery, showServerOption, unsetServerOption } from '../../tmux/options.js';
 import type { Query } from '../../tmux/queries.js';
 import type { TmuxRun } from '../../tmux/runner.js';
-import { identityOf, type ProcessIdentity } from './process-identity.js';
+import { identityOf, liveOther, type ProcessIdentity } from './process-identity.js';
 
 export interface SupervisorMark {
   pid: number;
@@ -45,11 +45,7 @@ export function parseMark(text: string | null, socket: string): SupervisorMark |
  * its pid is gone or now another process's (its start time differs).
  */
 export function liveSupervisor(mark: SupervisorMark | null, identify = identityOf): ProcessIdentity | null {
-  if (mark === null || mark.pid === process.pid) return null;
-  const live = identify(mark.pid);
-  if (live === null) return null;
-  if (mark.start !== null && live.start !== null && live.start !== mark.start) return null;
-  return live;
+  return mark === null ? null : liveOther(mark, identify);
 }
 
 /** `down`: the mark goes, if it still names this process (a newer supervisor's is left). */
