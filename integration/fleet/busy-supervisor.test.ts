@@ -1,8 +1,14 @@
-// A supervisor that cannot answer never hangs a command (a stopped one is named at once), and
-// one that is busy with a long change still answers reads.
-import { readFileSync, writeFileSync } from 'node:fs';
+// A supervisor that cannot answer never hangs a command (a stopped one is named at once, a
+// silent one after its deadline), and one that is busy with a long change still answers reads.
+import { spawn } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type Socket } from 'node:net';
+import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import type { LsRecord } from '../../src/control/protocol.js';
+import { lockText } from '../../src/fleet/lifecycle/lock.js';
+import { identityOf } from '../../src/fleet/lifecycle/process-identity.js';
+import { runCli } from '../helpers/cli.js';
 import { startFleet } from '../helpers/fleet.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { supervisorBelowShell } from '../helpers/supervisor.js';
@@ -57,6 +63,39 @@ describe('a stopped supervisor', () => {
     const next = await fleet.cli('next');
     expect([next.exitCode, next.stderr]).toEqual([1, 'no task needs you\n']);
     expect((await fleet.cli('__complete', '--', 'rerun', '')).stdout).toMatch(new RegExp(`^${done}\\t`, 'm'));
+  });
+});
+
+describe('a supervisor that takes a request and never answers', () => {
+  it('fails ls after its 5 s deadline naming the pid the lock names; completion gives up within half a second', async () => {
+    const sb = await useSandbox();
+    const runtime = sb.env.FLEETCOM_RUNTIME_DIR!;
+    mkdirSync(runtime, { mode: 0o700 });
+    // Hung, not stopped: alive and running, it just never answers.
+    const holder = spawn('sleep', ['600'], { stdio: 'ignore' });
+    onTestFinished(() => void holder.kill('SIGKILL'));
+    writeFileSync(join(runtime, 'lock'), lockText(identityOf(holder.pid!)!), { mode: 0o600 });
+    const taken: Socket[] = [];
+    const server = createServer((socket) => void taken.push(socket));
+    await new Promise<void>((resolve) => server.listen(join(runtime, 'default.sock'), resolve));
+    onTestFinished(() => {
+      server.close();
+      for (const socket of taken) socket.destroy();
+    });
+    const cli = (...args: string[]) => runCli(args, { env: sb.env, cwd: sb.dir });
+
+    let started = Date.now();
+    const ls = await cli('ls', '--json');
+    const took = Date.now() - started;
+    expect([ls.exitCode, ls.stdout]).toEqual([1, '']);
+    expect(ls.stderr).toContain(`fleetcom: the supervisor (pid ${holder.pid}) did not answer within 5 s on ${join(runtime, 'default.sock')}`);
+    expect(took).toBeGreaterThanOrEqual(5_000);
+    expect(took).toBeLessThan(20_000);
+
+    started = Date.now();
+    const completion = await cli('__complete', '--', 'rerun', '');
+    expect([completion.exitCode, completion.stdout]).toEqual([0, '']);
+    expect(Date.now() - started).toBeLessThan(4_000);
   });
 });
 
