@@ -36,6 +36,10 @@ describe('docs/commands.md', () => {
     expect(section(doc, `fleetcom ${name}`), `### fleetcom ${name}`).not.toBeNull();
   });
 
+  it('documents every option of fleetcom itself', () => {
+    for (const option of program.options.filter((o) => !o.hidden)) expect(doc, option.flags).toContain(`\`${option.flags}\``);
+  });
+
   it.each(commands.map((c) => [c.name(), c] as const))('documents every option of fleetcom %s with an example', (name, cmd) => {
     const text = section(doc, `fleetcom ${name}`) ?? '';
     for (const option of cmd.options.filter((o) => !o.hidden)) {
@@ -51,11 +55,13 @@ describe('docs/commands.md', () => {
 
 describe('docs/configuration.md', () => {
   const doc = read('docs/configuration.md');
-  it.each(Object.entries(configKeys))('documents the config key %s with its default and flag', (key, spec) => {
+  it.each(Object.entries(configKeys))('documents the config key %s with its default, its flag and its variable', (key, spec) => {
+    const { flag, env } = spec as { flag?: string; env?: string };
     const row = doc.split('\n').find((l) => l.startsWith(`| \`${key}\` |`));
     expect(row, key).toBeDefined();
     expect(row, key).toContain(`\`${JSON.stringify(spec.default)}\``);
-    expect(row, key).toContain(`\`${spec.flag}\``);
+    if (flag !== undefined) expect(row, key).toContain(`\`${flag}\``);
+    if (env !== undefined) expect(row, key).toContain(`\`${env}\``);
   });
 });
 
@@ -70,7 +76,8 @@ function sources(dir = join(repo, 'src')): string[] {
 /**
  * The environment variables fleetcom reads or sets, found in src/: `env.NAME` / `env['NAME']`
  * reads, the agents' home variables, `$NAME` and `${NAME-…}` in the shell scripts it writes,
- * `FLEETCOM_*: value` in the environments it builds, and claude's session markers it removes.
+ * `FLEETCOM_*: value` in the environments it builds, claude's session markers it removes, and
+ * the variables config keys may be set by.
  */
 function environmentVariables(): Map<string, string> {
   const found = new Map<string, string>();
@@ -87,6 +94,7 @@ function environmentVariables(): Map<string, string> {
     for (const pattern of patterns) for (const m of text.matchAll(pattern)) if (!found.has(m[1]!)) found.set(m[1]!, relative(repo, file));
   }
   for (const name of [...CLAUDE_PARENT_MARKERS, 'CLAUDE_BG_']) if (!found.has(name)) found.set(name, 'src/harness/claude-parent.ts');
+  for (const spec of Object.values(configKeys) as { env?: string }[]) if (spec.env !== undefined && !found.has(spec.env)) found.set(spec.env, 'src/config/keys.ts');
   return found;
 }
 
