@@ -182,9 +182,16 @@ export const COMMAND_HELP: Readonly<Record<string, CommandHelp>> = {
   },
 };
 
-/** An `Examples:` block: the command lines aligned, each followed by what it does. */
+/** Help is read in an 80-column terminal. */
+const COLUMNS = 80;
+
+/**
+ * An `Examples:` block: the command lines aligned, each followed by what it does, or by that
+ * on a line of its own where the two would not fit in 80 columns.
+ */
 export function examplesBlock(examples: CommandHelp['examples']): string {
-  const width = Math.max(...examples.map(([line]) => line.length));
-  const rows = examples.map(([line, what]) => (line.length > 44 ? `  ${line}\n      # ${what}` : `  ${line.padEnd(Math.min(width, 44))}   # ${what}`));
+  const fits = ([line, what]: readonly [string, string], pad: number) => 2 + pad + 5 + what.length <= COLUMNS && line.length <= pad;
+  const pad = Math.max(0, ...examples.filter(([line, what]) => fits([line, what], line.length)).map(([line]) => line.length));
+  const rows = examples.map(([line, what]) => (fits([line, what], pad) ? `  ${line.padEnd(pad)}   # ${what}` : `  ${line}\n      # ${what}`));
   return `Examples:\n${rows.join('\n')}`;
 }
