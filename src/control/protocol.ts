@@ -5,7 +5,7 @@ import * as z from 'zod';
 import { PROTOCOL_VERSION, type Reply } from './reply.js';
 import type { ReplyOf } from './replies.js';
 
-export { PROTOCOL_VERSION, type Reply } from './reply.js';
+export { KEEPALIVE_MS, PROTOCOL_VERSION, type Reply } from './reply.js';
 export type { LsRecord, ReplyOf } from './replies.js';
 
 const env = z.record(z.string(), z.string());

@@ -6,7 +6,7 @@ import type { Supervisor } from '../supervisor/supervisor.js';
 import { paneDiedChannel } from '../tmux/tmux-commands.js';
 
 /** The periodic check's interval: for what hooks and the process watch miss (closed windows, idleness). */
-const RECONCILE_MS = 2_000;
+export const RECONCILE_MS = 2_000;
 
 export interface Wakeups {
   /** The fleet changed (a task started, ended or went): the process watch reads its targets again. */
