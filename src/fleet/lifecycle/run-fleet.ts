@@ -51,6 +51,7 @@ export interface FleetOptions {
 type Stop = { down: boolean; code: number };
 
 const SIGNALS: NodeJS.Signals[] = ['SIGTERM', 'SIGHUP', 'SIGINT'];
+const STARTS_TASKS: ReadonlySet<Request['op']> = new Set(['run', 'load', 'rerun']);
 
 export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> {
   const env = callerEnv(deps);
@@ -140,8 +141,8 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
   };
   // `down` (from the CLI or the dashboard's Q) resolves only when everything is gone, so a new
   // `up` can start at once.
-  // A `down` that fails part way leaves the fleet serving (wake-ups restarted, snapshots going
-  // on) and can be run again; its snapshot is marked closed only once every task has stopped.
+  // A `down` that fails part way leaves the fleet serving (wake-ups restarted) and can be run
+  // again; its snapshot is marked closed only once every task has stopped (down-order.ts).
   let goingDown: Promise<void> | null = null;
   const down = () => (goingDown ??= (async () => {
     // No more reconciliations: one woken by the tasks' deaths below would write state.json again;
@@ -165,12 +166,18 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
     await closeServer();
     setImmediate(() => stop({ down: true, code: 0 }));
   })());
+  // Every request of the CLI and the dashboard: one that starts tasks first tells the
+  // snapshot, which a down that could not finish its teardown left closed.
+  const handle = <R extends Request>(request: R) => {
+    if (STARTS_TASKS.has(request.op)) recovery.taskStarting();
+    return supervisor.handle(request);
+  };
   // Requests wait until adoption, bindings and the initial load are done.
   let setupDone: () => void = () => {};
   const ready = new Promise<void>((resolve) => (setupDone = resolve));
   const serve = async (request: Request) => {
     await ready;
-    if (request.op !== 'down') return supervisor.handle(request);
+    if (request.op !== 'down') return handle(request);
     await down();
     return null;
   };
@@ -215,7 +222,7 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
 
   ui = opts.ui?.({
     tmux, sessionId, pane,
-    fleet: { tasks: () => supervisor.taskList(), attention: (task) => supervisor.attentionOf(task), handle: (request) => supervisor.handle(request) },
+    fleet: { tasks: () => supervisor.taskList(), attention: (task) => supervisor.attentionOf(task), handle },
     quit: down, env, cwd: deps.cwd, home, sessionDir: sessionDir(env), scratchDir: files.dir, now: deps.now, log,
   }) ?? null;
 
