@@ -1,5 +1,7 @@
 import type {
   AgentDetection,
+  ConversationOf,
+  ConversationRoots,
   HarnessName,
   InstrumentInput,
   InstrumentPlan,
@@ -36,4 +38,10 @@ export interface Harness {
   correlate(evidence: RunEvidence, context: CorrelationContext): string | null;
   /** Whether a valid id can actually be resumed from this run's home (8.2 for claude). */
   resumable(id: string, evidence: RunEvidence): boolean;
+  /**
+   * Which conversation a valid id belongs to (9.5): its own, or the user conversation at the
+   * root of a child's (a subagent's), or none. Every channel's id and every id a command or
+   * record already names passes through here before it becomes a task's conversation.
+   */
+  conversationOf(id: string, roots: ConversationRoots): ConversationOf;
 }
