@@ -102,9 +102,25 @@ export function threadKind(meta: JsonObject | null): ThreadKind {
   return { kind: 'child', source: threadSource ?? 'subagent', parent: isValidId(named) ? named : null };
 }
 
+/**
+ * Kinds already read, by rollout path. codex only appends to a rollout, so its first record
+ * never changes; `ls` asks for the same few on every call, and one read and parse of a 22 KB
+ * record cost ~0.5 ms on a loaded 2-core machine. An unknown kind is read again next time (a
+ * record being written is whole the next time).
+ */
+const known = new Map<string, ThreadKind>();
+const KNOWN_MAX = 4096;
+
 /** The kind of the thread whose rollout is `file`. */
 export function threadOfRollout(file: string): ThreadKind {
-  return threadKind(sessionMeta(file));
+  const cached = known.get(file);
+  if (cached !== undefined) return cached;
+  const kind = threadKind(sessionMeta(file));
+  if (kind.kind !== 'unknown') {
+    if (known.size >= KNOWN_MAX) known.delete(known.keys().next().value ?? '');
+    known.set(file, kind);
+  }
+  return kind;
 }
 
 /**

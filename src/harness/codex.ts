@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import type { CorrelationContext, Harness } from './harness.js';
-import { codexConversationOf, FIRST_LINE_MAX, rolloutsIn, sessionMeta, threadKind } from './codex-rollouts.js';
+import { codexConversationOf, FIRST_LINE_MAX, rolloutsIn, sessionMeta, threadKind, threadOfRollout } from './codex-rollouts.js';
 import { isValidId, v7TimeMs } from './ids.js';
 import { quoteShell, tomlBasicString } from './quote.js';
 import { lastHint } from './scrape.js';
@@ -69,7 +69,7 @@ function captureId(evidence: RunEvidence, now: number): string | null {
     const rollout = id === undefined || checked.has(id) ? undefined : existing.get(id);
     if (id === undefined || rollout === undefined) continue;
     checked.add(id);
-    if (threadKind(sessionMeta(rollout)).kind === 'user') return id;
+    if (threadOfRollout(rollout).kind === 'user') return id;
   }
   return null;
 }

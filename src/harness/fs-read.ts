@@ -57,7 +57,8 @@ export function readFirstLine(path: string, maxBytes: number): string | null {
     let total = 0;
     let end = -1;
     while (end === -1 && total <= maxBytes) {
-      const chunk = Buffer.alloc(Math.min(CHUNK, maxBytes + 1 - total));
+      // Only the bytes read are ever looked at: no need to zero the rest.
+      const chunk = Buffer.allocUnsafe(Math.min(CHUNK, maxBytes + 1 - total));
       const n = fs.readSync(fd, chunk, 0, chunk.length, total);
       if (n === 0) break;
       const newline = chunk.subarray(0, n).indexOf(0x0a);

@@ -4,8 +4,10 @@ import { harnessFor } from './registry.js';
 import type { Resolved, ResolveOptions, RunEvidence } from './types.js';
 
 // Contract section 7 with the 8.2 amendment and 9.5: the first channel whose id is valid and
-// resumable wins; an id that fails is skipped and the next channel is tried. A channel's id
-// that names a child stands for the conversation at its root, or for none.
+// resumable wins; an id that fails is skipped and the next channel is tried. An id named from
+// outside the harness's own store readers (a hint, the id a task was started on) that is a
+// child's stands for the conversation at its root, or for none; the capture and correlation
+// readers return conversations of their own already.
 
 /**
  * (1) the exit hint, (2) the capture file read now, (3) the pinned or targeted id, and
@@ -20,7 +22,7 @@ export function resolveId(evidence: RunEvidence, opts: ResolveOptions): Resolved
   if (usable(hinted)) return { id: hinted, source: 'exit-hint' };
 
   // The harness's own capture and correlation readers already apply its file checks.
-  const captured = owner(harness.captureId(evidence, opts.now));
+  const captured = harness.captureId(evidence, opts.now);
   if (isValidId(captured)) return { id: captured, source: 'capture' };
 
   const pinned = owner(evidence.pinnedId);
@@ -28,7 +30,7 @@ export function resolveId(evidence: RunEvidence, opts: ResolveOptions): Resolved
 
   if (opts.correlate && evidence.pinnedId === null) {
     const excluded = new Set([...opts.heldByOthers, ...opts.everHeld]);
-    const correlated = owner(harness.correlate(evidence, { now: opts.now, excluded }));
+    const correlated = harness.correlate(evidence, { now: opts.now, excluded });
     if (isValidId(correlated)) return { id: correlated, source: 'correlation' };
   }
   return null;

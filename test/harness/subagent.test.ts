@@ -45,6 +45,14 @@ describe('what a rollout\'s first record says the thread is', () => {
     expect(threadOfRollout(rollout(tempDir(), C, head)).kind).toBe('unknown');
   });
 
+  it('reads a record that was not whole yet again next time', () => {
+    const home = tempDir();
+    const file = rollout(home, C, '{"type":"session_meta","payload":{"id"');
+    expect(threadOfRollout(file).kind).toBe('unknown');
+    rollout(home, C, CHILD);
+    expect(threadOfRollout(file)).toMatchObject({ kind: 'child', parent: P });
+  });
+
   it('reads a first record longer than 64 KiB (codex embeds its base instructions there)', () => {
     const big = { payload: { ...USER.payload, base_instructions: { text: 'x'.repeat(200_000) } } };
     expect(threadOfRollout(rollout(tempDir(), P, big))).toEqual({ kind: 'user' });
