@@ -188,30 +188,39 @@ function openaiResponse(body: unknown, res: ServerResponse, nextReply: (input: s
   const delegate = delegation(b.input);
   if (delegate !== null) return openaiSpawnAgent(model, delegate, res);
   const text = nextReply(responsesInputText(b.input));
+  responsesStream(model, res, (stamp, send) => {
+    const itemId = `msg_mock_${stamp}`;
+    const done = { id: itemId, type: 'message', status: 'completed', role: 'assistant', content: [{ type: 'output_text', text, annotations: [] }] };
+    send('response.output_item.added', { output_index: 0, item: { ...done, status: 'in_progress', content: [] } });
+    send('response.content_part.added', { item_id: itemId, output_index: 0, content_index: 0, part: { type: 'output_text', text: '', annotations: [] } });
+    send('response.output_text.delta', { item_id: itemId, output_index: 0, content_index: 0, delta: text });
+    send('response.output_text.done', { item_id: itemId, output_index: 0, content_index: 0, text });
+    send('response.content_part.done', { item_id: itemId, output_index: 0, content_index: 0, part: { type: 'output_text', text, annotations: [] } });
+    send('response.output_item.done', { output_index: 0, item: done });
+    return done;
+  });
+}
+
+type Send = (type: string, data: Record<string, unknown>) => void;
+
+/** One streamed Responses reply: created, in progress, the events of `item` (which returns its done form), completed. */
+function responsesStream(model: string, res: ServerResponse, item: (stamp: string, send: Send) => unknown): void {
   const stamp = Date.now().toString(36);
-  const respId = `resp_mock_${stamp}`;
-  const itemId = `msg_mock_${stamp}`;
   const created = Math.floor(Date.now() / 1000);
   const response = (status: string, output: unknown[], usage: unknown) => ({
-    id: respId, object: 'response', created_at: created, status, model, output, usage,
+    id: `resp_mock_${stamp}`, object: 'response', created_at: created, status, model, output, usage,
     error: null, incomplete_details: null, instructions: null, metadata: {},
   });
-  const done = { id: itemId, type: 'message', status: 'completed', role: 'assistant', content: [{ type: 'output_text', text, annotations: [] }] };
   const usage = {
     input_tokens: 12, input_tokens_details: { cached_tokens: 0 },
     output_tokens: 6, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 18,
   };
   const sse = startSse(res, { 'x-request-id': `req_${stamp}` });
   let seq = 0;
-  const send = (type: string, data: Record<string, unknown>) => sse(type, { type, sequence_number: seq++, ...data });
+  const send: Send = (type, data) => sse(type, { type, sequence_number: seq++, ...data });
   send('response.created', { response: response('in_progress', [], null) });
   send('response.in_progress', { response: response('in_progress', [], null) });
-  send('response.output_item.added', { output_index: 0, item: { ...done, status: 'in_progress', content: [] } });
-  send('response.content_part.added', { item_id: itemId, output_index: 0, content_index: 0, part: { type: 'output_text', text: '', annotations: [] } });
-  send('response.output_text.delta', { item_id: itemId, output_index: 0, content_index: 0, delta: text });
-  send('response.output_text.done', { item_id: itemId, output_index: 0, content_index: 0, text });
-  send('response.content_part.done', { item_id: itemId, output_index: 0, content_index: 0, part: { type: 'output_text', text, annotations: [] } });
-  send('response.output_item.done', { output_index: 0, item: done });
+  const done = item(stamp, send);
   send('response.completed', { response: response('completed', [done], usage) });
   res.end();
 }
@@ -233,29 +242,15 @@ function delegation(input: unknown): string | null {
 
 /** One streamed `function_call` of `multi_agent_v1.spawn_agent`: codex then runs a subagent thread. */
 function openaiSpawnAgent(model: string, message: string, res: ServerResponse): void {
-  const stamp = Date.now().toString(36);
-  const respId = `resp_mock_${stamp}`;
-  const args = JSON.stringify({ message });
-  const item = { id: `fc_mock_${stamp}`, type: 'function_call', status: 'completed', call_id: `call_mock_${stamp}`, name: 'spawn_agent', namespace: 'multi_agent_v1', arguments: args };
-  const created = Math.floor(Date.now() / 1000);
-  const usage = {
-    input_tokens: 12, input_tokens_details: { cached_tokens: 0 },
-    output_tokens: 6, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 18,
-  };
-  const response = (status: string, output: unknown[], used: unknown) => ({
-    id: respId, object: 'response', created_at: created, status, model, output, usage: used,
-    error: null, incomplete_details: null, instructions: null, metadata: {},
+  responsesStream(model, res, (stamp, send) => {
+    const args = JSON.stringify({ message });
+    const item = { id: `fc_mock_${stamp}`, type: 'function_call', status: 'completed', call_id: `call_mock_${stamp}`, name: 'spawn_agent', namespace: 'multi_agent_v1', arguments: args };
+    send('response.output_item.added', { output_index: 0, item: { ...item, status: 'in_progress', arguments: '' } });
+    send('response.function_call_arguments.delta', { item_id: item.id, output_index: 0, delta: args });
+    send('response.function_call_arguments.done', { item_id: item.id, output_index: 0, arguments: args });
+    send('response.output_item.done', { output_index: 0, item });
+    return item;
   });
-  const sse = startSse(res, { 'x-request-id': `req_${stamp}` });
-  let seq = 0;
-  const send = (type: string, data: Record<string, unknown>) => sse(type, { type, sequence_number: seq++, ...data });
-  send('response.created', { response: response('in_progress', [], null) });
-  send('response.output_item.added', { output_index: 0, item: { ...item, status: 'in_progress', arguments: '' } });
-  send('response.function_call_arguments.delta', { item_id: item.id, output_index: 0, delta: args });
-  send('response.function_call_arguments.done', { item_id: item.id, output_index: 0, arguments: args });
-  send('response.output_item.done', { output_index: 0, item });
-  send('response.completed', { response: response('completed', [item], usage) });
-  res.end();
 }
 
 function itemText(item: Record<string, unknown> | undefined): string {

@@ -63,13 +63,10 @@ function captureId(evidence: RunEvidence, now: number): string | null {
   const ids = parseCapture(file.text);
   if (ids.length === 0) return null;
   const existing = new Map(rollouts(evidence, now).map((rollout) => [rollout.id, rollout.file]));
-  const checked = new Set<string>();
   for (let i = ids.length - 1; i >= 0; i--) {
     const id = ids[i];
-    const rollout = id === undefined || checked.has(id) ? undefined : existing.get(id);
-    if (id === undefined || rollout === undefined) continue;
-    checked.add(id);
-    if (threadOfRollout(rollout).kind === 'user') return id;
+    const rollout = id === undefined ? undefined : existing.get(id);
+    if (rollout !== undefined && threadOfRollout(rollout).kind === 'user') return id ?? null;
   }
   return null;
 }

@@ -17,7 +17,7 @@ export { HARNESSES, harnessFor } from './registry.js';
 export { claudeProjectDirs, claudeSlug, claudeTranscriptHasUser } from './claude.js';
 export { CLAUDE_PARENT_MARKERS, isParentMarker, parentMarkersIn } from './claude-parent.js';
 export { findRollout, rolloutId, threadOfRollout, type ThreadKind } from './codex-rollouts.js';
-export { conversationOf, owningId, rebindResume, type Rebinding } from './conversation-of.js';
+export { conversationOf, rebindResume, type Rebinding } from './conversation-of.js';
 export { grokEncodeCwd } from './grok.js';
 export { plainText } from './scrape.js';
 export { entryTimeMs, utcDateFolders, WINDOW_MS } from './store-window.js';
