@@ -1,7 +1,8 @@
 // `fleetcom doctor [SESSION | --fleet] [--json] [--fix]`: checks every entry of a saved session
 // (or every task of the running fleet) without starting anything; exit 1 when any entry would
-// fail. --fix starts unresumable entries fresh: it rewrites them to the bare agent command,
-// atomically, after copying the file to a backup beside it.
+// fail. --fix starts unresumable entries fresh (the bare agent command) and points an entry
+// naming a child's conversation (a codex subagent thread) at the user conversation at its
+// root, atomically, after copying the file to a backup beside it.
 import { copyFileSync, constants } from 'node:fs';
 import type { RecipeTask } from '../control/protocol.js';
 import { callerEnv, type Deps } from '../deps.js';
@@ -41,6 +42,7 @@ export async function runDoctor(session: string | undefined, opts: DoctorOptions
     tmuxSocket: deps.env.TMUX?.split(',')[0] || null,
     liveness: sharedOpenFiles(),
     fixHint: opts.fleet ? 'a rerun starts it fresh; save again to keep that' : `fleetcom doctor --fix ${session ?? ''} starts it fresh`.replace(/ +starts/, ' starts'),
+    fixCommand: opts.fleet ? 'a save' : `fleetcom doctor --fix ${session ?? ''}`.trim(),
   };
   const report = opts.fleet ? await doctorFleet(tasks, context, deps) : await doctorSession(session ?? '', opts.fix === true, context, deps);
   deps.stdout.write(opts.json ? `${JSON.stringify(report, null, 2)}\n` : formatDoctorTable(report.entries));
@@ -81,30 +83,34 @@ async function doctorSession(arg: string, fix: boolean, context: DoctorContext, 
     }
   }
   const report: DoctorReport = { source: file, entries, failed: 0, fixed: [], backup: null };
-  if (fix && entries.some((e) => e.unresumable)) await fixRecipe(file, recipe, report, home, deps);
+  if (fix && entries.some((e) => e.fix !== null)) await fixRecipe(file, recipe, report, home, deps);
   report.failed = report.entries.filter((e) => e.verdict === 'fail').length;
   return report;
 }
 
 /**
  * Unresumable entries become their bare agent command (a fresh conversation in the same
- * home); the file is copied aside first and then replaced atomically, so a failure at any
- * point leaves the original whole.
+ * home), entries naming a child's conversation the resume of its root; the file is copied
+ * aside first and then replaced atomically, so a failure at any point leaves the original whole.
  */
 async function fixRecipe(file: string, recipe: Recipe, report: DoctorReport, home: string, deps: Deps): Promise<void> {
   let k = 0;
   for (const [dir, list] of recipe.dirs) {
     for (const entry of list) {
       const result = report.entries[k++];
-      const detection = detect(entry.cmd);
-      if (!result?.unresumable || detection.form !== 'resume') continue;
-      report.fixed.push({ dir, from: entry.cmd, to: detection.program });
-      entry.cmd = detection.program;
-      result.command = detection.program;
-      result.unresumable = false;
-      result.checks = result.checks.filter((c) => c.check !== 'conversation');
-      const others = result.checks.filter((c) => c.ok === false);
-      if (others.length === 0) Object.assign(result, { verdict: 'ok', why: 'fixed: starts a fresh conversation', todo: '-' });
+      if (!result || result.fix === null || detect(entry.cmd).form !== 'resume') continue;
+      const to = result.fix;
+      report.fixed.push({ dir, from: entry.cmd, to });
+      entry.cmd = to;
+      Object.assign(result, { command: to, fix: null });
+      if (result.unresumable) {
+        result.unresumable = false;
+        result.checks = result.checks.filter((c) => c.check !== 'conversation');
+        const others = result.checks.filter((c) => c.ok === false);
+        if (others.length === 0) Object.assign(result, { verdict: 'ok', why: 'fixed: starts a fresh conversation', todo: '-' });
+      } else if (result.verdict !== 'fail') {
+        Object.assign(result, { why: `fixed: resumes ${to}`, todo: '-' });
+      }
     }
   }
   const backup = `${file}.${stamp(deps.now())}.bak`;

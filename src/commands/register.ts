@@ -139,7 +139,7 @@ export function registerCommands(program: Command, deps: Deps, dispatch: Dispatc
     .argument('[session]', 'a session name, or a path (/…, ./…, ../…, ~…, ….json)')
     .option('--fleet', "check the running fleet's tasks instead")
     .option('--json', 'print one JSON document')
-    .option('--fix', 'rewrite entries whose conversation cannot be resumed to the bare agent command (a backup is kept beside the file)')
+    .option('--fix', 'rewrite entries whose conversation cannot be resumed to the bare agent command, and those naming a codex subagent thread to its root (a backup is kept beside the file)')
     .action((session: string | undefined, opts) => dispatch(async () => (await doctor()).runDoctor(session, opts, deps)));
 
   program

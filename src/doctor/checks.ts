@@ -2,7 +2,7 @@
 // were started now — without starting anything. Reads the file system and /proc only.
 import { accessSync, constants, statSync } from 'node:fs';
 import path from 'node:path';
-import { detect, resolveHome, splitWords, storedConversation, type HarnessName } from '../harness/index.js';
+import { conversationOf, detect, resolveHome, resumeCommand, splitWords, storedConversation, type Detection, type HarnessName } from '../harness/index.js';
 import { conversationLiveness, fleetHolderOf, holderText, type FleetHolder, type LivenessOptions } from '../ownership/index.js';
 
 export type CheckName = 'directory' | 'program' | 'conversation' | 'ownership';
@@ -27,6 +27,8 @@ export interface EntryReport {
   todo: string;
   /** A resume entry whose conversation cannot be resumed: --fix starts it fresh instead. */
   unresumable: boolean;
+  /** What --fix writes for this entry: the bare agent (unresumable), the root's resume (a child's id); else null. */
+  fix: string | null;
   checks: Check[];
 }
 
@@ -49,21 +51,46 @@ export interface DoctorContext {
   tmuxSocket: string | null;
   /** The fix the user can run for an unresumable entry. */
   fixHint: string;
+  /** `fleetcom doctor --fix <session>` (or what to do instead, for --fleet). */
+  fixCommand: string;
   liveness?: LivenessOptions;
 }
 
 export function checkEntry(entry: EntryToCheck, context: DoctorContext): EntryReport {
   const checks: Check[] = [checkDirectory(entry), checkProgram(entry)];
   const detection = detect(entry.command);
-  let unresumable = false;
-  if (detection.form === 'resume') {
-    const home = resolveHome(detection.harness, entry.env);
-    const stored = storedConversation(detection.harness, home, entry.cwd, detection.targetId);
-    checks.push({ check: 'conversation', ok: stored.found, detail: stored.found ? `found: ${stored.path}` : stored.why });
-    unresumable = !stored.found;
-    if (stored.found) checks.push(checkOwnership(detection.harness, home, detection.targetId, entry, context));
+  if (detection.form !== 'resume') {
+    return { dir: entry.dir, command: entry.command, name: entry.name, ...summarize(checks, false, context), unresumable: false, fix: null, checks };
   }
-  return { dir: entry.dir, command: entry.command, name: entry.name, ...summarize(checks, unresumable, context), unresumable, checks };
+  const home = resolveHome(detection.harness, entry.env);
+  const conversation = checkConversation(detection, home, entry.cwd);
+  checks.push(conversation.check);
+  if (conversation.resumes !== null) checks.push(checkOwnership(detection.harness, home, conversation.resumes, entry, context));
+  const unresumable = conversation.resumes === null;
+  const summary = summarize(checks, unresumable, context);
+  if (conversation.child !== null && summary.verdict !== 'fail') {
+    // It starts (resuming the root); --fix writes that down, so the recipe says what runs.
+    summary.why = `${conversation.child}, ${summary.why}`;
+    summary.todo = `${context.fixCommand} rewrites it to ${conversation.fix}`;
+  }
+  return { dir: entry.dir, command: entry.command, name: entry.name, ...summary, unresumable, fix: conversation.fix, checks };
+}
+
+/**
+ * Whether the entry's conversation can be resumed, and which one that is: the id it names, or
+ * the user conversation at the root of a child's (a codex subagent thread), as load runs it.
+ */
+function checkConversation(detection: Extract<Detection, { form: 'resume' }>, home: string, cwd: string) {
+  const of = conversationOf(detection.harness, detection.targetId, { home, cwd });
+  if (of.kind === 'none') {
+    return { check: { check: 'conversation', ok: false, detail: `${of.note}: not resumable` } satisfies Check, resumes: null, child: null, fix: detection.program };
+  }
+  const stored = storedConversation(detection.harness, home, cwd, of.id);
+  const child = of.kind === 'parent' ? `${of.note}; resumes ${of.id}` : null;
+  const detail = `${child ? `${child}: ` : ''}${stored.found ? `found: ${stored.path}` : stored.why}`;
+  const check: Check = { check: 'conversation', ok: stored.found, detail };
+  if (!stored.found) return { check, resumes: null, child: null, fix: detection.program };
+  return { check, resumes: of.id, child, fix: child ? resumeCommand(detection, of.id) : null };
 }
 
 function checkDirectory(entry: EntryToCheck): Check {

@@ -151,5 +151,7 @@ export const claude: Harness = {
   // Newer claude echoes its launch flags in the hint: `claude --model opus --resume <id>`.
   scrapeExit: (text) => lastHint(text, { prefixes: ['claude --resume '], echoedFlags: { program: 'claude', selector: ' --resume ' } }),
   correlate,
+  // A Task subagent writes under its parent's session id; background workers are the hook's (8.8).
+  conversationOf: (id) => ({ kind: 'own', id }),
   resumable: (id, evidence) => claudeTranscriptHasUser(evidence.home, evidence.cwd, id),
 };

@@ -45,5 +45,7 @@ export const grok: Harness = {
   captureId: () => null,
   scrapeExit: (text) => lastHint(text, { prefixes: ['grok -r ', 'grok --resume '] }),
   correlate,
+  // No child sessions of grok are known (it is tested with a fake only).
+  conversationOf: (id) => ({ kind: 'own', id }),
   resumable: () => true,
 };

@@ -16,11 +16,12 @@ export { resumeCommand, rewriteCommand } from './resume-command.js';
 export { HARNESSES, harnessFor } from './registry.js';
 export { claudeProjectDirs, claudeSlug, claudeTranscriptHasUser } from './claude.js';
 export { CLAUDE_PARENT_MARKERS, isParentMarker, parentMarkersIn } from './claude-parent.js';
-export { rolloutId } from './codex.js';
+export { findRollout, rolloutId, threadOfRollout, type ThreadKind } from './codex-rollouts.js';
+export { conversationOf, rebindResume, type Rebinding } from './conversation-of.js';
 export { grokEncodeCwd } from './grok.js';
 export { plainText } from './scrape.js';
 export { entryTimeMs, utcDateFolders, WINDOW_MS } from './store-window.js';
-export { findRollout, storedConversation, type StoredConversation } from './conversation.js';
+export { storedConversation, type StoredConversation } from './conversation.js';
 
 /** Contract section 4: the suffix, env pairs and pinned id for one spawn. */
 export function instrument(input: InstrumentInput): InstrumentPlan {

@@ -69,6 +69,23 @@ export interface ResolveOptions {
   everHeld: ReadonlySet<string>;
 }
 
+/** Where an agent's conversations are looked up: its home and the task's working directory. */
+export interface ConversationRoots {
+  home: string;
+  cwd: string;
+}
+
+/**
+ * Which conversation an id belongs to (contract 9.5: never a child's). `own`: the id is a
+ * conversation of its own. `parent`: it names a child (a codex subagent thread) and `id` is
+ * the user conversation at its root, which is resumed instead. `none`: a child whose root
+ * cannot be resumed: the id is not resumable. `note` says which, for log lines and doctor.
+ */
+export type ConversationOf =
+  | { kind: 'own'; id: string }
+  | { kind: 'parent'; id: string; child: string; note: string }
+  | { kind: 'none'; child: string; note: string };
+
 export interface Resolved {
   id: string;
   source: IdSource;
