@@ -6,7 +6,10 @@ import { lastHint } from './scrape.js';
 import { listDir, readFirstLine, readTextFile } from './fs-read.js';
 import { isJsonObject } from './json-shape.js';
 import { inWindow, soleCandidate, utcDateFolders, WINDOW_MS } from './store-window.js';
-import type { AgentDetection, InstrumentInput, InstrumentPlan, RunEvidence } from './types.js';
+import { codexSignal } from './attention.js';
+import { readCodexRoute } from './codex-route.js';
+import { homeFromVariable } from './home-rules.js';
+import type { AgentDetection, InstrumentInput, InstrumentPlan, RunEvidence, StoredConversation } from './types.js';
 
 // codex: no way to choose the id; a notify override appends each turn's payload to the capture
 // file, and the id that counts is the last one whose rollout exists (8.3). Rollouts live in
@@ -46,8 +49,8 @@ function rollouts(evidence: RunEvidence, now: number): Array<{ file: string; id:
 
 function instrument(detection: AgentDetection, input: InstrumentInput): InstrumentPlan {
   const pinnedId = detection.form === 'resume' ? detection.targetId : null;
-  const route = input.codexRoute;
-  if (route.kind === 'opaque') return { suffix: '', env: {}, pinnedId };
+  const route = input.codexRoute ?? readCodexRoute(input.home);
+  if (route.kind === 'opaque') return { suffix: '', env: {}, pinnedId, captures: false };
   const script = path.join(input.namespace, 'codex-notify.sh');
   return {
     suffix: ` -c ${quoteShell(`notify=[${tomlBasicString(script)}]`)}`,
@@ -56,6 +59,7 @@ function instrument(detection: AgentDetection, input: InstrumentInput): Instrume
       FLEETCOM_NOTIFY_CHAIN: route.kind === 'chain' ? route.argv.join('\n') : '',
     },
     pinnedId,
+    captures: true,
   };
 }
 
@@ -121,11 +125,44 @@ function correlate(evidence: RunEvidence, context: CorrelationContext): string |
   return soleCandidate(ids, context.excluded);
 }
 
+/**
+ * The rollout `sessions/YYYY/MM/DD/rollout-*-<id>.jsonl`. codex writes it at the first message,
+ * so its existence means the conversation holds one. A v7 id names its day (± a day for the
+ * local time codex may file it under); any other id is looked for in every date folder.
+ */
+export function findRollout(home: string, id: string): string | null {
+  const root = path.join(home, 'sessions');
+  const time = v7TimeMs(id);
+  const folders = time !== null ? utcDateFolders(time, time, 1, 1) : everyDateFolder(root);
+  for (const folder of folders) {
+    const dir = path.join(root, ...folder.split('/'));
+    for (const entry of listDir(dir)) {
+      if (entry.isFile() && rolloutId(entry.name) === id) return path.join(dir, entry.name);
+    }
+  }
+  return null;
+}
+
+function everyDateFolder(root: string): string[] {
+  const folders: string[] = [];
+  const dirsIn = (dir: string) => listDir(dir).filter((e) => e.isDirectory()).map((e) => e.name);
+  for (const y of dirsIn(root)) for (const m of dirsIn(path.join(root, y))) for (const d of dirsIn(path.join(root, y, m))) folders.push(`${y}/${m}/${d}`);
+  return folders;
+}
+
+function stored(home: string, _cwd: string, id: string): StoredConversation {
+  const file = findRollout(home, id);
+  const root = path.join(home, 'sessions');
+  return file === null ? { found: false, path: root, why: `no codex rollout for ${id} under ${root}` } : { found: true, path: file };
+}
+
 export const codex: Harness = {
   name: 'codex',
-  selector: 'resume',
-  homeVar: 'CODEX_HOME',
-  homeDir: '.codex',
+  selectors: ['resume'],
+  isId: isValidId,
+  idShape: 'a lowercase 8-4-4-4-12 uuid',
+  home: homeFromVariable('codex', 'CODEX_HOME', '.codex'),
+  assets: [],
   instrument,
   parseCapture,
   captureId,
@@ -133,4 +170,9 @@ export const codex: Harness = {
     lastHint(text, { prefixes: ['codex resume '], parenthesised: { lineMarkers: ['codex resume', 'then select'] } }),
   correlate,
   resumable: () => true,
+  stored,
+  // codex keeps its rollout open for the whole session (measured on 0.171.0: the native binary
+  // holds `sessions/…/rollout-…-<id>.jsonl` open after the first turn).
+  ownership: { kind: 'open-file', file: findRollout, looksLike: (target) => target.endsWith('.jsonl') && target.includes('/rollout-') },
+  attention: { file: 'capture', signal: codexSignal, conversationFromCapture: true },
 };

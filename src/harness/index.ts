@@ -4,13 +4,14 @@ import { harnessFor } from './registry.js';
 import type { HarnessName, InstrumentInput, InstrumentPlan, RunEvidence } from './types.js';
 
 export type * from './types.js';
-export type { CorrelationContext, Harness } from './harness.js';
+export type { AttentionRule, CorrelationContext, Harness, HomeRule, NamespaceAsset, OwnershipProbe } from './harness.js';
 
 export { isValidId, v7TimeMs } from './ids.js';
 export { detect, detectWith, OPAQUE_REASONS, programBasename, splitWords } from './detect.js';
 export { quoteShell, tomlBasicString } from './quote.js';
 export { classifyNotifyValue, codexProfileName, codexRouteFromText, readCodexRoute } from './codex-route.js';
-export { resolveHome } from './home.js';
+export { homeVarsToKeep, resolveHome } from './home.js';
+export { AGENT_HOME_VARS, HARNESS_NAMES } from './names.js';
 export { resolveId } from './precedence.js';
 export { resumeCommand, rewriteCommand } from './resume-command.js';
 export { HARNESSES, harnessFor } from './registry.js';

@@ -1,4 +1,3 @@
-import { isValidId } from './ids.js';
 import { harnessFor } from './registry.js';
 import type { Resolved, ResolveOptions, RunEvidence } from './types.js';
 
@@ -11,20 +10,20 @@ import type { Resolved, ResolveOptions, RunEvidence } from './types.js';
  */
 export function resolveId(evidence: RunEvidence, opts: ResolveOptions): Resolved | null {
   const harness = harnessFor(evidence.harness);
-  const usable = (id: string | null): id is string => isValidId(id) && harness.resumable(id, evidence);
+  const usable = (id: string | null): id is string => harness.isId(id) && harness.resumable(id, evidence);
 
   if (usable(evidence.exitHint)) return { id: evidence.exitHint, source: 'exit-hint' };
 
   // The harness's own capture and correlation readers already apply its file checks.
   const captured = harness.captureId(evidence, opts.now);
-  if (isValidId(captured)) return { id: captured, source: 'capture' };
+  if (harness.isId(captured)) return { id: captured, source: 'capture' };
 
   if (usable(evidence.pinnedId)) return { id: evidence.pinnedId, source: 'pinned' };
 
   if (opts.correlate && evidence.pinnedId === null) {
     const excluded = new Set([...opts.heldByOthers, ...opts.everHeld]);
     const correlated = harness.correlate(evidence, { now: opts.now, excluded });
-    if (isValidId(correlated)) return { id: correlated, source: 'correlation' };
+    if (harness.isId(correlated)) return { id: correlated, source: 'correlation' };
   }
   return null;
 }

@@ -1,12 +1,11 @@
 // Turns a requested command into what tmux runs. The harness
-// decides; this file only gathers the inputs (namespace, homes, codex route) and checks.
+// decides; this file only gathers the inputs (namespace, homes) and checks.
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join } from 'node:path';
 import { FleetError } from '../../errors.js';
 import {
   detect,
   instrument,
-  readCodexRoute,
   resolveHome,
   type HarnessName,
 } from '../../harness/index.js';
@@ -44,7 +43,7 @@ export function planLaunch(request: LaunchRequest, inputs: LaunchInputs): Launch
   checkDirectory(request.cwd);
   const shell = findShell(request.env);
   const detection = detect(request.command);
-  let plan = { suffix: '', env: {} as Record<string, string>, pinnedId: null as string | null };
+  let plan = { suffix: '', env: {} as Record<string, string>, pinnedId: null as string | null, captures: false };
   let harness: HarnessName | null = null;
   let home: string | null = null;
   let captureFile: string | null = null;
@@ -53,10 +52,8 @@ export function planLaunch(request: LaunchRequest, inputs: LaunchInputs): Launch
     harness = detection.harness;
     home = resolveHome(harness, request.env);
     captureFile = inputs.capturePath(namespace, request.id, request.run);
-    const codexRoute = harness === 'codex' ? readCodexRoute(home) : ({ kind: 'vacant' } as const);
-    plan = instrument({ detection, namespace, captureFile, newId: inputs.newId, codexRoute });
-    if (harness === 'codex' && codexRoute.kind === 'opaque') captureFile = null;
-    if (harness === 'grok') captureFile = null;
+    plan = instrument({ detection, namespace, captureFile, newId: inputs.newId, home, env: request.env });
+    if (!plan.captures) captureFile = null;
   }
   const argv = [...dropInherited(inputs.globalEnv), shell, '-c', request.command + plan.suffix];
   const env = windowEnv(request.env, inputs.globalEnv, plan.env);
