@@ -168,5 +168,6 @@ export const claude: Harness = {
   resumable: (id, evidence) => claudeTranscriptHasUser(evidence.home, evidence.cwd, id),
   stored,
   ownership: { kind: 'claude-registry' },
+  warnings: () => [],
   attention: { file: 'events', signal: claudeSignal, conversationFromCapture: false },
 };

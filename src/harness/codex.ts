@@ -174,5 +174,6 @@ export const codex: Harness = {
   // codex keeps its rollout open for the whole session (measured on 0.171.0: the native binary
   // holds `sessions/…/rollout-…-<id>.jsonl` open after the first turn).
   ownership: { kind: 'open-file', file: findRollout, looksLike: (target) => target.endsWith('.jsonl') && target.includes('/rollout-') },
+  warnings: () => [],
   attention: { file: 'capture', signal: codexSignal, conversationFromCapture: true },
 };

@@ -56,5 +56,6 @@ export const grok: Harness = {
   resumable: () => true,
   stored,
   ownership: { kind: 'none', why: 'grok keeps no record of running sessions' },
+  warnings: () => [],
   attention: null,
 };

@@ -88,4 +88,6 @@ export interface Harness {
   ownership: OwnershipProbe;
   /** Its attention signals, when it has any. */
   attention: AttentionRule | null;
+  /** doctor: what in the agent's own settings under `home` puts its conversations at risk. */
+  warnings(home: string): string[];
 }

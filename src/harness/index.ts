@@ -19,6 +19,8 @@ export { claudeProjectDirs, claudeSlug, claudeTranscriptHasUser } from './claude
 export { CLAUDE_PARENT_MARKERS, isParentMarker, parentMarkersIn } from './claude-parent.js';
 export { rolloutId } from './codex.js';
 export { grokEncodeCwd } from './grok.js';
+export { geminiCleanupWarning, geminiProjectHash, geminiSessionFiles, geminiSessionHasUser } from './gemini.js';
+export { readSqliteTable, type SqlValue, type TableRead } from './sqlite-read.js';
 export { plainText } from './scrape.js';
 export { entryTimeMs, utcDateFolders, WINDOW_MS } from './store-window.js';
 export { findRollout, storedConversation, type StoredConversation } from './conversation.js';
