@@ -21,6 +21,7 @@ import {
   CODEX_NOTIFY_SCRIPT,
 } from './assets.js';
 import { eventsPath, isCaptureFileIn, isNamespaceOf } from './capture-names.js';
+import { HARNESSES } from '../harness/index.js';
 
 /** Install or removal refused or failed (exit code 1), naming the path and the reason. */
 export class CaptureSetupError extends FleetError {
@@ -83,6 +84,8 @@ export function installNamespace(root: string, opts: InstallOptions): Namespace 
   try {
     writeNewFile(ns.settingsPath, CLAUDE_SETTINGS, CLAUDE_SETTINGS_MODE);
     writeNewFile(ns.notifyPath, CODEX_NOTIFY_SCRIPT, CODEX_NOTIFY_MODE);
+    // Each harness's own files (opencode's plugin), after section 3's two.
+    for (const asset of HARNESSES.flatMap((h) => h.assets)) writeNewFile(join(dir, asset.file), asset.content, asset.mode);
   } catch (error) {
     // Half a namespace is never left behind; a directory swapped for something else meanwhile
     // is not ours to remove, and the install's own failure is the one to report.

@@ -20,6 +20,8 @@ export { CLAUDE_PARENT_MARKERS, isParentMarker, parentMarkersIn } from './claude
 export { rolloutId } from './codex.js';
 export { grokEncodeCwd } from './grok.js';
 export { geminiCleanupWarning, geminiProjectHash, geminiSessionFiles, geminiSessionHasUser } from './gemini.js';
+export { isOpencodeId, opencodeHome, opencodeSignal } from './opencode.js';
+export { OPENCODE_PLUGIN, OPENCODE_PLUGIN_FILE, OPENCODE_RESTART_BYTES } from './opencode-plugin.js';
 export { readSqliteTable, type SqlValue, type TableRead } from './sqlite-read.js';
 export { plainText } from './scrape.js';
 export { entryTimeMs, utcDateFolders, WINDOW_MS } from './store-window.js';
