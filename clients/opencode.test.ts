@@ -26,6 +26,7 @@ describe.each(clientsOf('opencode'))('$agent $version under fleetcom', (client) 
     const w = await useClientWorld(client, api);
     const { exited, text, saved, resumed } = await roundTrip(w, 'opencode', {
       ready: 'Ask anything',
+      startMs: 240_000,
       exit: (world, task) => submit(world.sb, task.paneId, '/exit'),
       requestHas: chatRequestHas,
     });

@@ -15,14 +15,16 @@ import { join } from 'node:path';
 export interface RoundTrip {
   /** What the client's idle prompt shows. */
   ready: string;
+  /** How long its start may take (opencode boots for ~30 s on 2 loaded cores). */
+  startMs?: number;
   /** Types what exits it. */
   exit(w: ClientWorld, task: LsRecord): Promise<void>;
   /** Whether a recorded request carries `text` as an earlier turn. */
   requestHas(body: unknown, text: string): boolean;
 }
 
-async function turn(w: ClientWorld, task: LsRecord, ready: string, message: string): Promise<void> {
-  await waitForText(w.sb, task.paneId, ready, START_MS);
+async function turn(w: ClientWorld, task: LsRecord, how: RoundTrip, message: string): Promise<void> {
+  await waitForText(w.sb, task.paneId, how.ready, how.startMs ?? START_MS);
   const replies = w.api.replies.length;
   await submit(w.sb, task.paneId, message);
   await waitFor(() => w.api.replies.length > replies, { what: `the mock to answer ${message}`, timeout: REPLY_MS });
@@ -34,7 +36,7 @@ export async function roundTrip(w: ClientWorld, agent: string, how: RoundTrip) {
   const r = await w.fleet.cli('run', '--cwd', w.project, '--', agent);
   expect(r.exitCode, r.stderr).toBe(0);
   const task = await w.fleet.task(r.stdout.trim());
-  await turn(w, task, how.ready, 'remember the word lighthouse');
+  await turn(w, task, how, 'remember the word lighthouse');
   await how.exit(w, task);
   const exited = await waitExited(w.sb, w.fleet, task);
   const text = await paneText(w.sb, task.paneId);
@@ -53,7 +55,7 @@ export async function roundTrip(w: ClientWorld, agent: string, how: RoundTrip) {
   const [back] = await fresh.ls();
   expect(back).toMatchObject({ cwd: w.project, command: saved[0] });
   const before = w.api.requests.length;
-  await turn(w, back!, how.ready, 'which word did I ask you to remember');
+  await turn(w, back!, how, 'which word did I ask you to remember');
   const later = w.api.requests.slice(before);
   expect(later.some((q) => how.requestHas(q.body, 'remember the word lighthouse')), 'a request after the load carries the earlier turn').toBe(true);
   const resumed = await fresh.waitTask(back!.id, (t) => t.conversationId === id, 'the resumed conversation');

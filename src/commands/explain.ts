@@ -10,6 +10,7 @@ import {
   harnessFor,
   homeVarsToKeep,
   instrument,
+  isValidId,
   readCodexRoute,
   resolveHome,
   rewriteCommand,
@@ -86,8 +87,9 @@ export function explainCommand(
   let resumeCommand: string | null = null;
   if (opts.id !== undefined) {
     const agent = detection.harness === null ? null : harnessFor(detection.harness);
-    const valid = agent !== null && agent.isId(opts.id);
-    if (agent !== null && !valid) notes.push(`--id ${JSON.stringify(opts.id)} is not a valid ${agent.name} id (${agent.idShape}): the command stays unchanged`);
+    const valid = agent === null ? isValidId(opts.id) : agent.isId(opts.id);
+    const shape = agent === null ? '36 characters, lowercase hex in 8-4-4-4-12' : `${agent.name}: ${agent.idShape}`;
+    if (!valid) notes.push(`--id ${JSON.stringify(opts.id)} is not a valid id (${shape}): the command stays unchanged`);
     resumeCommand = rewriteCommand(command, valid ? opts.id : null);
   }
 

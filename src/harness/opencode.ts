@@ -76,7 +76,9 @@ function configContent(own: string | undefined, plugin: string): string | null {
 
 function instrument(detection: AgentDetection, input: InstrumentInput): InstrumentPlan {
   const pinnedId = detection.form === 'resume' ? detection.targetId : null;
-  const plugin = pathToFileURL(path.join(input.namespace, OPENCODE_PLUGIN_FILE)).href;
+  const file = path.join(input.namespace, OPENCODE_PLUGIN_FILE);
+  // A relative path is explain's placeholder, shown as it is (pathToFileURL would read the cwd).
+  const plugin = path.isAbsolute(file) ? pathToFileURL(file).href : `file://${file}`;
   const content = configContent(input.env.OPENCODE_CONFIG_CONTENT, plugin);
   if (content === null) return { suffix: '', env: {}, pinnedId, captures: false };
   return { suffix: '', env: { FLEETCOM_CAPTURE_FILE: input.captureFile, OPENCODE_CONFIG_CONTENT: content }, pinnedId, captures: true };
