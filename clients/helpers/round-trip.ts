@@ -15,7 +15,7 @@ import { join } from 'node:path';
 export interface RoundTrip {
   /** What the client's idle prompt shows. */
   ready: string;
-  /** How long its start may take (opencode boots for ~30 s on 2 loaded cores). */
+  /** How long its start and a turn may take (opencode: ~30 s each on 2 loaded cores, more at load 25). */
   startMs?: number;
   /** Types what exits it. */
   exit(w: ClientWorld, task: LsRecord): Promise<void>;
@@ -27,8 +27,11 @@ async function turn(w: ClientWorld, task: LsRecord, how: RoundTrip, message: str
   await waitForText(w.sb, task.paneId, how.ready, how.startMs ?? START_MS);
   const replies = w.api.replies.length;
   await submit(w.sb, task.paneId, message);
-  await waitFor(() => w.api.replies.length > replies, { what: `the mock to answer ${message}`, timeout: REPLY_MS });
-  await waitForText(w.sb, task.paneId, REPLY_MARK, REPLY_MS);
+  const timeout = Math.max(how.startMs ?? 0, REPLY_MS);
+  await waitFor(() => w.api.replies.some((r, i) => i >= replies && r.startsWith(REPLY_MARK)), { what: `the mock to answer ${message}`, timeout }).catch(async (e: Error) => {
+    throw new Error(`${e.message}\n--- pane ${task.paneId} ---\n${await paneText(w.sb, task.paneId).catch(() => '(gone)')}`);
+  });
+  await waitForText(w.sb, task.paneId, REPLY_MARK, timeout);
 }
 
 /** Returns what the first run ended with (its record and exit text) and the resumed task. */
