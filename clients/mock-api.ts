@@ -262,24 +262,13 @@ function geminiContent(model: string, method: string, body: unknown, res: Server
 
 // ---- OpenAI chat completions ----------------------------------------------------------------
 
-function chatUserText(messages: unknown): string {
-  if (!Array.isArray(messages)) return '';
-  for (let i = messages.length - 1; i >= 0; i--) {
-    const m = asRecord(messages[i]);
-    if (m.role !== 'user') continue;
-    if (typeof m.content === 'string') return m.content;
-    if (Array.isArray(m.content)) return m.content.map((c) => String(asRecord(c).text ?? '')).join('\n');
-  }
-  return '';
-}
-
 /** opencode asks for a title (its system prompt says so) and then the turn, both streamed. */
 function chatCompletion(body: unknown, res: ServerResponse, nextReply: (input: string) => string): void {
   const b = asRecord(body);
   const model = typeof b.model === 'string' ? b.model : MOCK_MODEL;
   const system = Array.isArray(b.messages) ? b.messages.map((m) => (asRecord(m).role === 'system' ? String(asRecord(m).content ?? '') : '')).join('\n') : '';
   const isTitle = /title generator|generate a title|You are a title/i.test(system);
-  const text = isTitle ? TITLE_REPLY : nextReply(chatUserText(b.messages));
+  const text = isTitle ? TITLE_REPLY : nextReply(lastUserText(b.messages));
   const id = `chatcmpl-mock-${Date.now().toString(36)}`;
   const created = Math.floor(Date.now() / 1000);
   const usage = { prompt_tokens: 12, completion_tokens: 6, total_tokens: 18 };

@@ -4,7 +4,7 @@ import type { Harness } from './harness.js';
 import { homeFromVariable } from './home-rules.js';
 import { freshId, isValidId } from './ids.js';
 import { listDir, readFirstLine, readTextFile, someLine } from './fs-read.js';
-import { isJsonObject } from './json-shape.js';
+import { isJsonObject, jsonObjectOf } from './json-shape.js';
 import { quoteShell } from './quote.js';
 import { lastHint } from './scrape.js';
 import type { AgentDetection, InstrumentInput, InstrumentPlan, RunEvidence, StoredConversation } from './types.js';
@@ -52,14 +52,8 @@ export function geminiSessionFiles(home: string, cwd: string, id: string): strin
 
 function isMainSessionOf(file: string, id: string, hash: string): boolean {
   const line = readFirstLine(file, FIRST_LINE_MAX);
-  if (line === null) return false;
-  let value: unknown;
-  try {
-    value = JSON.parse(line);
-  } catch {
-    return false;
-  }
-  if (!isJsonObject(value)) return false;
+  const value = line === null ? null : jsonObjectOf(line);
+  if (value === null) return false;
   const kind = value.kind;
   return value.sessionId === id && value.projectHash === hash && (kind === undefined || kind === 'main');
 }
@@ -77,13 +71,8 @@ function isUserMessage(message: unknown): boolean {
 
 /** A line holding a user message: a message record, or a `$set` of messages that has one. */
 function hasUserMessage(line: string): boolean {
-  let value: unknown;
-  try {
-    value = JSON.parse(line);
-  } catch {
-    return false;
-  }
-  if (!isJsonObject(value)) return false;
+  const value = jsonObjectOf(line);
+  if (value === null) return false;
   const set = value.$set;
   if (isJsonObject(set) && Array.isArray(set.messages)) return set.messages.some(isUserMessage);
   return isUserMessage(value);

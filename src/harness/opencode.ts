@@ -3,7 +3,7 @@ import { pathToFileURL } from 'node:url';
 import type { SignalResult } from './attention.js';
 import type { CorrelationContext, Harness, HomeRule } from './harness.js';
 import { readTextFile, statOrNull } from './fs-read.js';
-import { fieldProblem, isJsonObject } from './json-shape.js';
+import { fieldProblem, isJsonObject, jsonObjectOf } from './json-shape.js';
 import { OPENCODE_PLUGIN, OPENCODE_PLUGIN_FILE, OPENCODE_PLUGIN_MODE } from './opencode-plugin.js';
 import { lastHint } from './scrape.js';
 import { readSqliteTable, type SqlValue } from './sqlite-read.js';
@@ -88,13 +88,8 @@ function instrument(detection: AgentDetection, input: InstrumentInput): Instrume
 function parseCapture(text: string): string[] {
   const ids: string[] = [];
   for (const line of text.split('\n')) {
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch {
-      continue;
-    }
-    if (!isJsonObject(value) || (value.type !== 'session.created' && value.type !== 'session.updated')) continue;
+    const value = jsonObjectOf(line);
+    if (value === null || (value.type !== 'session.created' && value.type !== 'session.updated')) continue;
     if (isOpencodeId(value.id)) ids.push(value.id);
   }
   return ids;

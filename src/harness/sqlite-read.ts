@@ -31,15 +31,20 @@ function fail(what: string): never {
   throw new Corrupt(what);
 }
 
-function readFileOrNull(path: string): Buffer | null {
-  let fd: number;
+/** A descriptor of the file (non-blocking, so a FIFO planted there cannot hang); null when it is missing. */
+function openOrNull(path: string): number | null {
   try {
-    fd = fs.openSync(path, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+    return fs.openSync(path, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return null;
     throw error;
   }
+}
+
+function readFileOrNull(path: string): Buffer | null {
+  const fd = openOrNull(path);
+  if (fd === null) return null;
   try {
     const stats = fs.fstatSync(fd);
     if (!stats.isFile()) fail('not a regular file');
@@ -134,14 +139,8 @@ function withDatabase<T>(path: string, use: (db: Database) => T): T | null {
   // The WAL first: a checkpoint meanwhile copies its frames into the main file, which the
   // frames read here then override with the same content.
   const wal = readFileOrNull(`${path}-wal`);
-  let fd: number;
-  try {
-    fd = fs.openSync(path, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return null;
-    throw error;
-  }
+  const fd = openOrNull(path);
+  if (fd === null) return null;
   try {
     const stats = fs.fstatSync(fd);
     if (!stats.isFile()) fail('not a regular file');
