@@ -28,6 +28,8 @@ describe('a fleet of every agent', () => {
       return listed.every((t) => t.conversationId !== null) && listed.map((t) => t.conversationId!);
     }, { what: 'a conversation id for every agent' });
     expect(new Set(ids).size).toBe(5);
+    // opencode's plugin also says it finished its turn: it waits for the user.
+    await fleet.waitTask(tasks[4]!.id, (t) => t.attention === 'waiting', 'opencode waiting after its turn');
     expect(ids[4]).toMatch(/^ses_[0-9a-f]{12}[0-9A-Za-z]{14}$/);
 
     expect((await fleet.cli('save', 'five')).exitCode).toBe(0);
