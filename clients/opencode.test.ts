@@ -25,7 +25,8 @@ describe.each(clientsOf('opencode'))('$agent $version under fleetcom', (client) 
   it("captures the session through fleetcom's plugin, scrapes the Continue hint, saves it, and load resumes it after the tmux server died", async () => {
     const w = await useClientWorld(client, api);
     const { exited, text, saved, resumed } = await roundTrip(w, 'opencode', {
-      ready: 'Ask anything',
+      // The home screen's `Ask anything…` is not shown in a resumed session's view; the footer is.
+      ready: 'ctrl+p commands',
       startMs: 240_000,
       exit: (world, task) => submit(world.sb, task.paneId, '/exit'),
       requestHas: chatRequestHas,
