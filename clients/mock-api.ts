@@ -1,6 +1,8 @@
 // A mock of the two model APIs on 127.0.0.1, just rich enough for one real turn of each client:
 //   claude: POST /v1/messages (SSE when `stream`, JSON otherwise), POST /v1/messages/count_tokens
 //   codex:  POST /v1/responses (SSE), GET /v1/models
+//   gemini: POST /v1beta/models/<model>:generateContent (JSON) and :streamGenerateContent (SSE)
+//   opencode (an OpenAI-compatible provider): POST /v1/chat/completions (SSE when `stream`)
 // Every request is recorded (method, path, parsed body) so tests can see what a client asked.
 // Anything else gets a 404 in the API's error shape; nothing is ever proxied anywhere.
 //
@@ -105,6 +107,9 @@ function route(method: string, path: string, body: unknown, res: ServerResponse,
   if (method === 'POST' && path === '/v1/messages') return anthropicMessage(body, res, nextReply);
   if (method === 'POST' && path === '/v1/messages/count_tokens') return json(res, 200, { input_tokens: 12 });
   if (method === 'POST' && path === '/v1/responses') return openaiResponse(body, res, nextReply);
+  if (method === 'POST' && path === '/v1/chat/completions') return chatCompletion(body, res, nextReply);
+  const gemini = /^\/v1(?:beta|alpha|1)?\/models\/([^/:]+):(generateContent|streamGenerateContent|countTokens)$/.exec(path);
+  if (method === 'POST' && gemini) return geminiContent(gemini[1] ?? MOCK_MODEL, gemini[2] ?? '', body, res, nextReply);
   if (method === 'GET' && path === '/v1/models') {
     return json(res, 200, { object: 'list', data: [{ id: MOCK_MODEL, object: 'model', created: 0, owned_by: 'fleetcom' }], models: [] });
   }
@@ -264,6 +269,69 @@ function responsesInputText(input: unknown): string {
   if (typeof input === 'string') return input;
   if (!Array.isArray(input)) return '';
   return input.map((item) => itemText(asRecord(item))).join('\n');
+}
+
+// ---- Gemini generateContent ----------------------------------------------------------------
+
+/** The text of the last `user` turn of a Gemini request's `contents`. */
+function geminiUserText(contents: unknown): string {
+  if (!Array.isArray(contents)) return '';
+  for (let i = contents.length - 1; i >= 0; i--) {
+    const c = asRecord(contents[i]);
+    if (c.role !== undefined && c.role !== 'user') continue;
+    const parts = Array.isArray(c.parts) ? c.parts : [];
+    const text = parts.map((p) => (typeof asRecord(p).text === 'string' ? String(asRecord(p).text) : '')).join('');
+    if (text !== '') return text;
+  }
+  return '';
+}
+
+/**
+ * gemini-cli asks its router model which model to use (a JSON answer is expected), then streams
+ * the turn, and adds a summary call. Every request gets a plain text reply; a router request
+ * (its system instruction asks for a JSON `model_choice`) gets that JSON.
+ */
+function geminiContent(model: string, method: string, body: unknown, res: ServerResponse, nextReply: (input: string) => string): void {
+  const b = asRecord(body);
+  if (method === 'countTokens') return json(res, 200, { totalTokens: 12 });
+  const config = asRecord(b.generationConfig);
+  const wantsJson = config.responseMimeType === 'application/json';
+  const text = wantsJson ? JSON.stringify({ reasoning: 'mock', model_choice: 'flash' }) : nextReply(geminiUserText(b.contents));
+  const chunk = {
+    candidates: [{ content: { role: 'model', parts: [{ text }] }, finishReason: 'STOP', index: 0 }],
+    usageMetadata: { promptTokenCount: 12, candidatesTokenCount: 6, totalTokenCount: 18 },
+    modelVersion: model,
+  };
+  if (method === 'generateContent') return json(res, 200, chunk);
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+  res.write(`data: ${JSON.stringify(chunk)}\r\n\r\n`);
+  res.end();
+}
+
+// ---- OpenAI chat completions ----------------------------------------------------------------
+
+/** opencode asks for a title (its system prompt says so) and then the turn, both streamed. */
+function chatCompletion(body: unknown, res: ServerResponse, nextReply: (input: string) => string): void {
+  const b = asRecord(body);
+  const model = typeof b.model === 'string' ? b.model : MOCK_MODEL;
+  const system = Array.isArray(b.messages) ? b.messages.map((m) => (asRecord(m).role === 'system' ? String(asRecord(m).content ?? '') : '')).join('\n') : '';
+  const isTitle = /title generator|generate a title|You are a title/i.test(system);
+  const text = isTitle ? TITLE_REPLY : nextReply(lastUserText(b.messages));
+  const id = `chatcmpl-mock-${Date.now().toString(36)}`;
+  const created = Math.floor(Date.now() / 1000);
+  const usage = { prompt_tokens: 12, completion_tokens: 6, total_tokens: 18 };
+  if (b.stream !== true) {
+    json(res, 200, { id, object: 'chat.completion', created, model, choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }], usage });
+    return;
+  }
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+  const send = (data: unknown) => res.write(`data: ${JSON.stringify(data)}\n\n`);
+  const base = { id, object: 'chat.completion.chunk', created, model };
+  send({ ...base, choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] });
+  send({ ...base, choices: [{ index: 0, delta: { content: text }, finish_reason: null }] });
+  send({ ...base, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }], usage });
+  res.write('data: [DONE]\n\n');
+  res.end();
 }
 
 // ---- HTTP plumbing ------------------------------------------------------------------------

@@ -23,6 +23,7 @@ import {
   CODEX_NOTIFY_SCRIPT,
 } from './assets.js';
 import { eventsPath, isCaptureFileIn, isNamespaceOf } from './capture-names.js';
+import { HARNESSES } from '../harness/index.js';
 
 /** Install or removal refused or failed (exit code 1), naming the path and the reason. */
 export class CaptureSetupError extends FleetError {
@@ -83,8 +84,7 @@ export function installNamespace(root: string, opts: InstallOptions): Namespace 
     notifyPath: join(dir, CODEX_NOTIFY_FILE),
   };
   try {
-    writeNewFile(ns.settingsPath, CLAUDE_SETTINGS, CLAUDE_SETTINGS_MODE);
-    writeNewFile(ns.notifyPath, CODEX_NOTIFY_SCRIPT, CODEX_NOTIFY_MODE);
+    for (const asset of namespaceAssets()) writeNewFile(join(dir, asset.file), asset.content, asset.mode);
   } catch (error) {
     // Half a namespace is never left behind; a directory swapped for something else meanwhile
     // is not ours to remove, and the install's own failure is the one to report.
@@ -95,6 +95,15 @@ export function installNamespace(root: string, opts: InstallOptions): Namespace 
     throw new CaptureSetupError(dir, `cannot be populated (${errnoCode(error) ?? String(error)})`);
   }
   return ns;
+}
+
+/** Every file a namespace holds: section 3's two, then each harness's own (opencode's plugin). */
+function namespaceAssets(): Array<{ file: string; content: string; mode: number }> {
+  return [
+    { file: CLAUDE_SETTINGS_FILE, content: CLAUDE_SETTINGS, mode: CLAUDE_SETTINGS_MODE },
+    { file: CODEX_NOTIFY_FILE, content: CODEX_NOTIFY_SCRIPT, mode: CODEX_NOTIFY_MODE },
+    ...HARNESSES.flatMap((h) => h.assets),
+  ];
 }
 
 /**
@@ -117,10 +126,7 @@ export function restoreNamespace(root: string, dir: string, uid: number | undefi
   }
   const reason = unsafeReason(lstatSync(dir), uid);
   if (reason) throw new CaptureSetupError(dir, `${reason}; refusing to use it`);
-  for (const [file, content, mode] of [
-    [CLAUDE_SETTINGS_FILE, CLAUDE_SETTINGS, CLAUDE_SETTINGS_MODE],
-    [CODEX_NOTIFY_FILE, CODEX_NOTIFY_SCRIPT, CODEX_NOTIFY_MODE],
-  ] as const) {
+  for (const { file, content, mode } of namespaceAssets()) {
     try {
       writeNewFile(join(dir, file), content, mode);
       made = true;

@@ -2,10 +2,10 @@
 // were started now — without starting anything. Reads the file system and /proc only.
 import { accessSync, constants, statSync } from 'node:fs';
 import path from 'node:path';
-import { conversationOf, detect, resolveHome, resumeCommand, splitWords, storedConversation, type Detection, type HarnessName } from '../harness/index.js';
+import { conversationOf, detect, harnessFor, resolveHome, resumeCommand, splitWords, storedConversation, type Detection, type HarnessName } from '../harness/index.js';
 import { conversationLiveness, fleetHolderOf, holderText, type FleetHolder, type LivenessOptions } from '../ownership/index.js';
 
-export type CheckName = 'directory' | 'program' | 'conversation' | 'ownership';
+export type CheckName = 'directory' | 'program' | 'conversation' | 'ownership' | 'settings';
 
 /** One check: passed (true), failed (false) or could not tell (null). */
 export interface Check {
@@ -59,6 +59,13 @@ export interface DoctorContext {
 export function checkEntry(entry: EntryToCheck, context: DoctorContext): EntryReport {
   const checks: Check[] = [checkDirectory(entry), checkProgram(entry)];
   const detection = detect(entry.command);
+  if (detection.form !== 'opaque') {
+    // The agent's own settings can lose what a recipe resumes (gemini's session cleanup).
+    const home = homeOrNull(detection.harness, entry.env);
+    for (const warning of home === null ? [] : harnessFor(detection.harness).warnings(home)) {
+      checks.push({ check: 'settings', ok: null, detail: warning });
+    }
+  }
   if (detection.form !== 'resume') {
     return { dir: entry.dir, command: entry.command, name: entry.name, ...summarize(checks, false, context), unresumable: false, fix: null, checks };
   }
@@ -91,6 +98,14 @@ function checkConversation(detection: Extract<Detection, { form: 'resume' }>, ho
   const check: Check = { check: 'conversation', ok: stored.found, detail };
   if (!stored.found) return { check, resumes: null, child: null, fix: detection.program };
   return { check, resumes: of.id, child, fix: child ? resumeCommand(detection, of.id) : null };
+}
+
+function homeOrNull(harness: HarnessName, env: Record<string, string>): string | null {
+  try {
+    return resolveHome(harness, env);
+  } catch {
+    return null;
+  }
 }
 
 function checkDirectory(entry: EntryToCheck): Check {
@@ -151,9 +166,23 @@ const TODO: Record<CheckName, string> = {
   program: 'install it or fix PATH',
   conversation: '',
   ownership: 'close it there first; load and recover skip it while it is open',
+  settings: '',
 };
 
+/** The verdict, with the agent's settings warnings added to whatever it says. */
 function summarize(checks: Check[], unresumable: boolean, context: DoctorContext): Pick<EntryReport, 'verdict' | 'why' | 'todo'> {
+  const verdict = judge(checks, unresumable, context);
+  const warnings = checks.filter((c) => c.check === 'settings');
+  if (warnings.length === 0) return verdict;
+  const todo = 'change the setting the warning names';
+  return {
+    verdict: verdict.verdict,
+    why: [verdict.why, ...warnings.map((c) => `warning: ${c.detail}`)].join('; '),
+    todo: verdict.todo === '-' ? todo : `${verdict.todo}; ${todo}`,
+  };
+}
+
+function judge(checks: Check[], unresumable: boolean, context: DoctorContext): Pick<EntryReport, 'verdict' | 'why' | 'todo'> {
   const failed = checks.filter((c) => c.ok === false);
   if (failed.length > 0) {
     const todo = failed.map((c) => (c.check === 'conversation' && unresumable ? context.fixHint : TODO[c.check]));

@@ -1,13 +1,16 @@
 import * as path from 'node:path';
 import type { CorrelationContext, Harness } from './harness.js';
-import { codexConversationOf, FIRST_LINE_MAX, rolloutsIn, sessionMeta, threadKind, threadOfRollout } from './codex-rollouts.js';
+import { codexConversationOf, findRollout, FIRST_LINE_MAX, rolloutsIn, sessionMeta, threadKind, threadOfRollout } from './codex-rollouts.js';
 import { isValidId, v7TimeMs } from './ids.js';
 import { quoteShell, tomlBasicString } from './quote.js';
 import { lastHint } from './scrape.js';
 import { readTextFile } from './fs-read.js';
 import { isJsonObject } from './json-shape.js';
 import { inWindow, soleCandidate, utcDateFolders, WINDOW_MS } from './store-window.js';
-import type { AgentDetection, InstrumentInput, InstrumentPlan, RunEvidence } from './types.js';
+import { codexSignal } from './attention.js';
+import { readCodexRoute } from './codex-route.js';
+import { homeFromVariable } from './home-rules.js';
+import type { AgentDetection, InstrumentInput, InstrumentPlan, RunEvidence, StoredConversation } from './types.js';
 
 // codex: no way to choose the id; a notify override appends each turn's payload to the capture
 // file, and the id that counts is the last one whose rollout exists and is a user thread (8.3,
@@ -21,8 +24,8 @@ function rollouts(evidence: RunEvidence, now: number): Array<{ file: string; id:
 
 function instrument(detection: AgentDetection, input: InstrumentInput): InstrumentPlan {
   const pinnedId = detection.form === 'resume' ? detection.targetId : null;
-  const route = input.codexRoute;
-  if (route.kind === 'opaque') return { suffix: '', env: {}, pinnedId };
+  const route = input.codexRoute ?? readCodexRoute(input.home);
+  if (route.kind === 'opaque') return { suffix: '', env: {}, pinnedId, captures: false };
   const script = path.join(input.namespace, 'codex-notify.sh');
   return {
     suffix: ` -c ${quoteShell(`notify=[${tomlBasicString(script)}]`)}`,
@@ -31,6 +34,7 @@ function instrument(detection: AgentDetection, input: InstrumentInput): Instrume
       FLEETCOM_NOTIFY_CHAIN: route.kind === 'chain' ? route.argv.join('\n') : '',
     },
     pinnedId,
+    captures: true,
   };
 }
 
@@ -90,11 +94,19 @@ function correlate(evidence: RunEvidence, context: CorrelationContext): string |
   return soleCandidate(ids, context.excluded);
 }
 
+function stored(home: string, _cwd: string, id: string): StoredConversation {
+  const file = findRollout(home, id);
+  const root = path.join(home, 'sessions');
+  return file === null ? { found: false, path: root, why: `no codex rollout for ${id} under ${root}` } : { found: true, path: file };
+}
+
 export const codex: Harness = {
   name: 'codex',
-  selector: 'resume',
-  homeVar: 'CODEX_HOME',
-  homeDir: '.codex',
+  selectors: ['resume'],
+  isId: isValidId,
+  idShape: 'a lowercase 8-4-4-4-12 uuid',
+  home: homeFromVariable('codex', 'CODEX_HOME', '.codex'),
+  assets: [],
   instrument,
   parseCapture,
   captureId,
@@ -103,4 +115,10 @@ export const codex: Harness = {
   correlate,
   resumable: () => true,
   conversationOf: codexConversationOf,
+  stored,
+  // codex keeps its rollout open for the whole session (measured on 0.171.0: the native binary
+  // holds `sessions/…/rollout-…-<id>.jsonl` open after the first turn, its subagents' beside it).
+  ownership: { kind: 'open-file', file: findRollout, looksLike: (target) => target.endsWith('.jsonl') && target.includes('/rollout-') },
+  warnings: () => [],
+  attention: { file: 'capture', signal: codexSignal, conversationFromCapture: true },
 };

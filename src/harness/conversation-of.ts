@@ -1,5 +1,4 @@
 import { detect } from './detect.js';
-import { isValidId } from './ids.js';
 import { harnessFor } from './registry.js';
 import { resumeCommand } from './resume-command.js';
 import type { ConversationOf, ConversationRoots, HarnessName } from './types.js';
@@ -15,7 +14,7 @@ export function conversationOf(harness: HarnessName, id: string, roots: Conversa
 
 /** The id `id` stands for: itself, the root of a child's, or null for a child with none. */
 export function owningId(harness: HarnessName, id: string, roots: ConversationRoots): string | null {
-  if (!isValidId(id)) return null;
+  if (!harnessFor(harness).isId(id)) return null;
   const of = conversationOf(harness, id, roots);
   return of.kind === 'none' ? null : of.id;
 }

@@ -1,5 +1,4 @@
 import { owningId } from './conversation-of.js';
-import { isValidId } from './ids.js';
 import { harnessFor } from './registry.js';
 import type { Resolved, ResolveOptions, RunEvidence } from './types.js';
 
@@ -15,15 +14,15 @@ import type { Resolved, ResolveOptions, RunEvidence } from './types.js';
  */
 export function resolveId(evidence: RunEvidence, opts: ResolveOptions): Resolved | null {
   const harness = harnessFor(evidence.harness);
-  const owner = (id: string | null): string | null => (isValidId(id) ? owningId(evidence.harness, id, evidence) : null);
-  const usable = (id: string | null): id is string => isValidId(id) && harness.resumable(id, evidence);
+  const owner = (id: string | null): string | null => (harness.isId(id) ? owningId(evidence.harness, id, evidence) : null);
+  const usable = (id: string | null): id is string => harness.isId(id) && harness.resumable(id, evidence);
 
   const hinted = owner(evidence.exitHint);
   if (usable(hinted)) return { id: hinted, source: 'exit-hint' };
 
   // The harness's own capture and correlation readers already apply its file checks.
   const captured = harness.captureId(evidence, opts.now);
-  if (isValidId(captured)) return { id: captured, source: 'capture' };
+  if (harness.isId(captured)) return { id: captured, source: 'capture' };
 
   const pinned = owner(evidence.pinnedId);
   if (usable(pinned)) return { id: pinned, source: 'pinned' };
@@ -31,7 +30,7 @@ export function resolveId(evidence: RunEvidence, opts: ResolveOptions): Resolved
   if (opts.correlate && evidence.pinnedId === null) {
     const excluded = new Set([...opts.heldByOthers, ...opts.everHeld]);
     const correlated = harness.correlate(evidence, { now: opts.now, excluded });
-    if (isValidId(correlated)) return { id: correlated, source: 'correlation' };
+    if (harness.isId(correlated)) return { id: correlated, source: 'correlation' };
   }
   return null;
 }

@@ -2,7 +2,9 @@
 // explicit paths, an explicit clock and explicit sets of other tasks' ids: it reads the agents'
 // stores only under the roots it is given (fs-read.ts), and never process.env or os.homedir().
 
-export type HarnessName = 'claude' | 'codex' | 'grok';
+import type { HarnessName } from './names.js';
+
+export type { AgentHomeVar, HarnessName } from './names.js';
 
 /** How a requested command is treated. */
 export type Detection =
@@ -26,8 +28,12 @@ export interface InstrumentInput {
   captureFile: string;
   /** Makes a fresh v4 id (injected so tests are deterministic). */
   newId: () => string;
-  /** Only consulted for codex. */
-  codexRoute: CodexRoute;
+  /** The agent's store root, resolved from the launching environment (harness `home`). */
+  home: string;
+  /** The launching environment (read, never changed): an agent merges with what the user set. */
+  env: Readonly<Record<string, string | undefined>>;
+  /** codex's notify route, when the caller already read it (explain); else codex reads it from home. */
+  codexRoute?: CodexRoute;
 }
 
 export interface InstrumentPlan {
@@ -37,7 +43,14 @@ export interface InstrumentPlan {
   env: Record<string, string>;
   /** The id a bare claude/grok is launched with, else null. */
   pinnedId: string | null;
+  /** Whether the launch writes the capture file (false: the task has no channel 2). */
+  captures: boolean;
 }
+
+/** Whether a conversation a recipe names can be resumed from the agent's own store (doctor). */
+export type StoredConversation =
+  | { found: true; path: string }
+  | { found: false; path: string; why: string };
 
 export type IdSource = 'exit-hint' | 'capture' | 'pinned' | 'correlation';
 

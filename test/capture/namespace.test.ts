@@ -1,3 +1,5 @@
+import { OPENCODE_PLUGIN, OPENCODE_PLUGIN_FILE, OPENCODE_RESTART_BYTES } from '../../src/harness/index.js';
+import { CAPTURE_RESTART_BYTES } from '../../src/capture/assets.js';
 import {
   chmodSync,
   chownSync,
@@ -67,7 +69,9 @@ describe('installNamespace', () => {
     expect(mode(ns.notifyPath)).toBe(0o700);
     expect(readFileSync(ns.settingsPath, 'utf8')).toBe(CLAUDE_SETTINGS);
     expect(readFileSync(ns.notifyPath, 'utf8')).toBe(CODEX_NOTIFY_SCRIPT);
-    expect(readdirSync(ns.dir).sort()).toEqual(['claude-settings.json', 'codex-notify.sh']);
+    expect(readFileSync(join(ns.dir, OPENCODE_PLUGIN_FILE), 'utf8')).toBe(OPENCODE_PLUGIN);
+    expect(mode(join(ns.dir, OPENCODE_PLUGIN_FILE))).toBe(0o600);
+    expect(readdirSync(ns.dir).sort()).toEqual(['claude-settings.json', 'codex-notify.sh', 'opencode-plugin.js']);
     expect(readdirSync(root)).toEqual(['4242-00112233aabb']);
   });
 
@@ -130,7 +134,7 @@ describe('installNamespace', () => {
     const after = snapshot(root);
     for (const [path, entry] of Object.entries(before)) if (path !== '') expect(after[path]).toBe(entry);
     expect(Object.keys(after).filter((p) => !(p in before)).sort()).toEqual(
-      [ns.dir, ns.settingsPath, ns.notifyPath].map((p) => p.slice(root.length + 1)).sort(),
+      [ns.dir, ns.settingsPath, ns.notifyPath, join(ns.dir, OPENCODE_PLUGIN_FILE)].map((p) => p.slice(root.length + 1)).sort(),
     );
   });
 
@@ -321,8 +325,9 @@ describe('a namespace removed under a running fleet', () => {
     expect(readFileSync(ns.notifyPath, 'utf8')).toBe(CODEX_NOTIFY_SCRIPT);
     expect(mode(ns.notifyPath)).toBe(0o700);
     rmSync(ns.notifyPath);
+    rmSync(join(ns.dir, 'opencode-plugin.js'));
     expect(restoreNamespace(root, ns.dir)).toBe('restored');
-    expect(readdirSync(ns.dir).sort()).toEqual(['claude-settings.json', 'codex-notify.sh']);
+    expect(readdirSync(ns.dir).sort()).toEqual(['claude-settings.json', 'codex-notify.sh', 'opencode-plugin.js']);
   });
 
   it.each([
@@ -343,5 +348,11 @@ describe('a namespace removed under a running fleet', () => {
     const root = join(tmp, 'root');
     expect(() => restoreNamespace(root, join(tmp, 'home'))).toThrow('is not a capture namespace in');
     expect(existsSync(join(tmp, 'home'))).toBe(false);
+  });
+});
+
+describe("opencode's plugin", () => {
+  it('restarts its files at the size every capture file restarts at', () => {
+    expect(OPENCODE_RESTART_BYTES).toBe(CAPTURE_RESTART_BYTES);
   });
 });

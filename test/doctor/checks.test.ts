@@ -155,3 +155,29 @@ describe('unheldSpecs (the load guard)', () => {
     expect(held.skipped).toEqual([`${w.project}: claude --resume '${ID}': conversation ${ID} is open in pid 4242 on /dev/pts/3; not started`]);
   });
 });
+
+describe("doctor and gemini's session cleanup", () => {
+  function geminiEntry(settings: unknown) {
+    const t = tempRoot();
+    cleanup.push(t.done);
+    const home = join(t.dir, 'home');
+    mkdirSync(join(home, '.gemini'), { recursive: true });
+    if (settings !== undefined) writeFileSync(join(home, '.gemini', 'settings.json'), JSON.stringify(settings));
+    const context: DoctorContext = { fleet: [], tmuxSocket: null, fixHint: '-', fixCommand: '-' };
+    return checkEntry({ dir: '~', cwd: home, command: 'gemini', name: null, env: { HOME: home, PATH: '' } }, context);
+  }
+
+  it('warns, naming the setting, while cleanup is unset or on', () => {
+    for (const settings of [undefined, {}, { general: { sessionRetention: { enabled: true } } }]) {
+      const report = geminiEntry(settings);
+      expect(report.checks.map((c) => c.check)).toContain('settings');
+      expect(report.why).toContain('general.sessionRetention.enabled');
+      expect(report.todo).toContain('change the setting');
+    }
+  });
+
+  it('says nothing once cleanup is off', () => {
+    const report = geminiEntry({ general: { sessionRetention: { enabled: false } } });
+    expect(report.checks.map((c) => c.check)).not.toContain('settings');
+  });
+});

@@ -1,12 +1,11 @@
 // Turns a requested command into what tmux runs. The harness
-// decides; this file only gathers the inputs (namespace, homes, codex route) and checks.
+// decides; this file only gathers the inputs (namespace, homes) and checks.
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join } from 'node:path';
 import { FleetError } from '../../errors.js';
 import {
   detect,
   instrument,
-  readCodexRoute,
   rebindResume,
   resolveHome,
   type HarnessName,
@@ -55,7 +54,7 @@ export function planLaunch(request: LaunchRequest, inputs: LaunchInputs): Launch
     : null;
   const command = rebinding?.command ?? request.command;
   const detection = rebinding ? detect(command) : requested;
-  let plan = { suffix: '', env: {} as Record<string, string>, pinnedId: null as string | null };
+  let plan = { suffix: '', env: {} as Record<string, string>, pinnedId: null as string | null, captures: false };
   let harness: HarnessName | null = null;
   let home: string | null = null;
   let captureFile: string | null = null;
@@ -64,10 +63,8 @@ export function planLaunch(request: LaunchRequest, inputs: LaunchInputs): Launch
     harness = detection.harness;
     home = resolveHome(harness, request.env);
     captureFile = inputs.capturePath(namespace, request.id, request.run);
-    const codexRoute = harness === 'codex' ? readCodexRoute(home) : ({ kind: 'vacant' } as const);
-    plan = instrument({ detection, namespace, captureFile, newId: inputs.newId, codexRoute });
-    if (harness === 'codex' && codexRoute.kind === 'opaque') captureFile = null;
-    if (harness === 'grok') captureFile = null;
+    plan = instrument({ detection, namespace, captureFile, newId: inputs.newId, home, env: request.env });
+    if (!plan.captures) captureFile = null;
   }
   const argv = [...dropInherited(inputs.globalEnv), shell, '-c', command + plan.suffix];
   const env = windowEnv(request.env, inputs.globalEnv, plan.env);
