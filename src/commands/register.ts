@@ -13,6 +13,7 @@ const completion = () => import('./completion.js');
 const config = () => import('./config.js');
 const doctor = () => import('./doctor.js');
 const explain = () => import('./explain.js');
+const hostsLs = () => import('./hosts-ls.js');
 const keys = () => import('./keys.js');
 const load = () => import('./load.js');
 // save runs from its own one-file bundle (save-client.ts).
@@ -61,8 +62,10 @@ export function registerCommands(program: Command, deps: Deps, dispatch: Dispatc
     .command('ls')
     .description('list tasks with their conversation ids')
     .option('--json', 'print an array of task records')
-    .addHelpText('after', example('  fleetcom ls\n  fleetcom ls --json'))
-    .action((opts) => dispatch(async () => (await tasks()).runLs(opts, deps)));
+    .option('--all-hosts', 'also every configured host\'s tasks (config hosts), each record with its host')
+    .option('--hosts <list>', 'with --all-hosts: these hosts instead (comma-separated)')
+    .addHelpText('after', example('  fleetcom ls\n  fleetcom ls --json\n  fleetcom ls --host gpu\n  fleetcom ls --all-hosts --hosts gpu,devbox'))
+    .action((opts) => dispatch(async () => (opts.allHosts || opts.hosts !== undefined ? (await hostsLs()).runHostsLs(opts, deps) : (await tasks()).runLs(opts, deps))));
 
   program
     .command('rerun')

@@ -47,24 +47,69 @@ export function removeSocket(path: string): void {
  * nothing, but the socket it holds does. Null when none is found (not Linux, or it is gone).
  */
 export function socketHolder(path: string): number | null {
-  let inode: string | undefined;
-  try {
-    for (const line of readFileSync('/proc/net/unix', 'utf8').split('\n').slice(1)) {
-      const fields = line.trim().split(/\s+/);
-      if (fields.length >= 8 && fields.slice(7).join(' ') === path) inode = fields[6];
+  const uid = process.getuid?.();
+  const pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name) && ownedBy(`/proc/${name}`, uid));
+  // A socket is listed in the /proc/net/unix of its own network namespace: look in each
+  // namespace this user's processes are in (one, but for an ssh run through nsenter).
+  const seen = new Set<string>();
+  for (const pid of ['self', ...pids]) {
+    let netns: string;
+    try {
+      netns = readlinkSync(`/proc/${pid}/ns/net`);
+    } catch {
+      continue;
     }
+    if (seen.has(netns)) continue;
+    const table = unixTable(`/proc/${pid}/net/unix`);
+    // A process on its way out (the check's own ssh, just killed) may show its namespace
+    // and no table: the namespace is looked at again through another process.
+    if (table === null) continue;
+    seen.add(netns);
+    const inode = inodeOf(path, table);
+    if (inode === null) continue;
+    const holder = holderOf(`socket:[${inode}]`, pids);
+    if (holder !== null) return holder;
+  }
+  return null;
+}
+
+function unixTable(file: string): string | null {
+  try {
+    return readFileSync(file, 'utf8');
   } catch {
     return null;
   }
-  if (inode === undefined) return null;
-  const wanted = `socket:[${inode}]`;
-  const uid = process.getuid?.();
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
+}
+
+function ownedBy(path: string, uid: number | undefined): boolean {
+  try {
+    return uid === undefined || lstatSync(path).uid === uid;
+  } catch {
+    return false;
+  }
+}
+
+/** Flags of a listening socket in /proc/net/unix (__SO_ACCEPTCON): a connection waiting in its queue is listed under the same path. */
+const LISTENING = '00010000';
+
+function inodeOf(path: string, table: string): string | null {
+  for (const line of table.split('\n').slice(1)) {
+    const fields = line.trim().split(/\s+/);
+    if (fields.length >= 8 && fields[3] === LISTENING && boundAs(fields.slice(7).join(' '), path)) return fields[6] ?? null;
+  }
+  return null;
+}
+
+/** ssh binds its listener to `<path>.<16 random characters>` and links it to `<path>`: the table keeps the bound name. */
+function boundAs(listed: string, path: string): boolean {
+  return listed === path || (listed.startsWith(`${path}.`) && /^[A-Za-z0-9]{16}$/.test(listed.slice(path.length + 1)));
+}
+
+function holderOf(link: string, pids: readonly string[]): number | null {
+  for (const pid of pids) {
     try {
-      if (uid !== undefined && lstatSync(`/proc/${name}`).uid !== uid) continue;
-      for (const fd of readdirSync(`/proc/${name}/fd`)) {
-        if (readlinkSync(`/proc/${name}/fd/${fd}`) === wanted) return Number(name);
+      for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+        if (readlinkSync(`/proc/${pid}/fd/${fd}`) === link) return Number(pid);
       }
     } catch {
       // gone, or not ours to read

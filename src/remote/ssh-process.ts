@@ -30,9 +30,21 @@ export function runSsh(argv: readonly string[], opts: SshRunOptions): Promise<Ss
     let stderr = '';
     let timedOut = false;
     const child = spawn(file, args, { stdio: [opts.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+    let done = false;
+    const finish = (code: number | null) => {
+      if (done) return;
+      done = true;
+      if (timer !== null) clearTimeout(timer);
+      resolve({ code: timedOut ? null : code, stdout, stderr, timedOut });
+    };
+    // A mux client hands its stdio to the master, which keeps our pipes open as long as the
+    // session lives (on a host that stopped answering: until ServerAlive gives up, ~30 s). At
+    // the deadline the client is killed and our ends closed, without waiting for theirs.
     const timer = opts.deadlineMs === null ? null : setTimeout(() => {
       timedOut = true;
       child.kill('SIGKILL');
+      for (const stream of [child.stdin, child.stdout, child.stderr]) stream?.destroy();
+      finish(null);
     }, opts.deadlineMs);
     const [out, err] = [child.stdout!, child.stderr!];
     out.setEncoding('utf8');
@@ -47,10 +59,6 @@ export function runSsh(argv: readonly string[], opts: SshRunOptions): Promise<Ss
       child.stdin.on('error', () => {});
       child.stdin.end(opts.input);
     }
-    const finish = (code: number | null) => {
-      if (timer !== null) clearTimeout(timer);
-      resolve({ code: timedOut ? null : code, stdout, stderr, timedOut });
-    };
     child.on('error', (error) => {
       stderr += `${(error as NodeJS.ErrnoException).code === 'ENOENT' ? `${file}: not found` : error.message}\n`;
       finish(255);

@@ -83,4 +83,3 @@ describe('mergeSettings', () => {
     expect(refusal('{"sshCommand": []}')).toMatchObject({ key: 'sshCommand' });
   });
 });
-});
