@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { runCli, type CliResult } from '../helpers/cli.js';
 import { createSandbox, type Sandbox } from '../helpers/sandbox.js';
 import { startSshHosts, sshHostsUnavailable, type SshHosts } from '../helpers/ssh-hosts.mjs';
-import { controlPath } from '../../src/remote/control-socket.js';
+import { controlPath, socketHolder } from '../../src/remote/control-socket.js';
 
 export interface HostsWorld {
   local: Sandbox;
@@ -34,6 +34,11 @@ export async function createHostsWorld(): Promise<HostsWorld> {
     },
     controlSocket: (host) => controlPath(join(env.FLEETCOM_RUNTIME_DIR!, 'ssh'), host),
     async close() {
+      // Masters outlive their sshd for a moment, or forever when a test stopped one: by pid.
+      for (const host of Object.keys(ssh.hosts)) {
+        const master = socketHolder(controlPath(join(env.FLEETCOM_RUNTIME_DIR!, 'ssh'), host));
+        if (master !== null) process.kill(master, 'SIGKILL');
+      }
       ssh.close();
       await local.cleanup();
     },

@@ -2,7 +2,8 @@
 // network namespace, each forcing its sessions into a sandbox of its own (ssh-hosts.mjs), and
 // a local fleetcom that reaches them with its own ssh config. One world for the file: each
 // test goes on from the fleets the previous one left.
-import { existsSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { socketHolder } from '../../src/remote/control-socket.js';
@@ -12,7 +13,7 @@ import { createHostsWorld, hostsUnavailable, type HostsWorld } from './hosts-kit
 
 if (hostsUnavailable !== null) console.warn(`skipping the OpenSSH hosts tests: ${hostsUnavailable}`);
 
-interface Row { host: string | null; id: number; run: number; name: string | null; state: string; command: string | null }
+interface Row { host: string | null; id: number; run: number; name: string | null; state: string; command: string | null; conversationId: string | null; paneId: string }
 
 describe.skipIf(hostsUnavailable !== null)('fleets on several hosts', () => {
   let w: HostsWorld;
@@ -71,6 +72,72 @@ describe.skipIf(hostsUnavailable !== null)('fleets on several hosts', () => {
     expect(table.stdout).toMatch(/^beta\nID .*\n1 .*once/m);
   });
 
+  it('saves one recipe of every host, checks it on each host, and loads it back into every conversation after both tmux servers died', async () => {
+    const slow = { FLEETCOM_HOST_TIMEOUT: '30' };
+    const ids: Record<string, string> = {};
+    for (const name of ['alpha', 'beta']) {
+      const host = w.ssh.hosts[name]!;
+      const work = join(host.dir, 'work');
+      mkdirSync(work, { recursive: true });
+      const id = (await w.cli(['--host', name, 'run', '--cwd', work, '--', 'claude'])).stdout.trim();
+      const pane = (await rows()).find((r) => r.host === name && String(r.id) === id)!.paneId;
+      // The first message makes the conversation resumable (its transcript gets a user record).
+      await waitFor(() => {
+        execFileSync('tmux', ['-S', host.tmuxSocket, 'send-keys', '-t', pane, `hello from ${name}`, 'Enter']);
+        return readFileSync(join(host.dir, 'agents.log'), 'utf8').includes('claude');
+      }, { what: `the claude on ${name} to start` });
+    }
+    const agents = await waitFor(async () => {
+      const all = (await rows()).filter((r) => r.command?.startsWith('claude') && r.conversationId !== null);
+      return all.length === 2 && all;
+    }, { what: 'a conversation of the claude on each host' });
+    for (const r of agents) ids[r.host!] = r.conversationId!;
+    expect(ids.alpha).not.toBe(ids.beta);
+    for (const name of ['alpha', 'beta']) {
+      const host = w.ssh.hosts[name]!;
+      const transcript = join(host.env.CLAUDE_CONFIG_DIR!, 'projects', join(host.dir, 'work').replace(/[^A-Za-z0-9]/g, '-'), `${ids[name]}.jsonl`);
+      await waitFor(() => existsSync(transcript) && readFileSync(transcript, 'utf8').includes('"type":"user"'), { what: `the first message of the claude on ${name}` });
+    }
+
+    const file = join(w.local.dir, 'everywhere.json');
+    const saved = await w.cli(['save', 'everywhere', '--all-hosts', '--hosts', 'alpha,beta', '--output', file], { env: slow });
+    expect(saved.stderr).toBe('this machine: no fleet running, nothing of it saved\nsaved \'everywhere\': 4 command(s) (2 resumable)\n');
+    const doc = JSON.parse(readFileSync(file, 'utf8'));
+    expect(doc.version).toBe(2);
+    expect(doc.dirs).toEqual({});
+    for (const name of ['alpha', 'beta']) {
+      const work = join(w.ssh.hosts[name]!.dir, 'work');
+      // Each host wrote its own entries: its own resume command, its dir under its own HOME-less path.
+      expect(doc.hosts[name][work]).toEqual([`claude --resume '${ids[name]}'`]);
+    }
+
+    for (const name of ['alpha', 'beta']) execFileSync('tmux', ['-S', w.ssh.hosts[name]!.tmuxSocket, 'kill-server']);
+    for (const name of ['alpha', 'beta']) {
+      await waitFor(async () => (await w.cli(['--host', name, 'ls'])).exitCode === 3, { what: `the fleet of ${name} to be gone` });
+    }
+
+    const doctor = await w.cli(['doctor', file], { env: slow });
+    expect(doctor.exitCode).toBe(0);
+    expect(doctor.stderr).toMatch(/^host alpha: 2 entries, 2 would start, 0 would fail$/m);
+    expect(doctor.stdout).toMatch(/^host beta:\nENTRY /m);
+
+    const loaded = await w.cli(['load', file], { env: slow });
+    expect(loaded.exitCode).toBe(0);
+    expect(loaded.stderr).toMatch(/^host alpha: started a fleet there \(tmux session fleetcom\)\nhost alpha: loaded 'everywhere': 2 task\(s\)$/m);
+    expect(loaded.stderr).toMatch(/^host beta: loaded 'everywhere': 2 task\(s\)$/m);
+    for (const name of ['alpha', 'beta']) {
+      const log = join(w.ssh.hosts[name]!.dir, 'agents.log');
+      const resumed = await waitFor(() => {
+        const starts = readFileSync(log, 'utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as { agent: string; argv: string[]; cwd: string });
+        return starts.find((s) => s.agent === 'claude' && s.argv.includes('--resume'));
+      }, { what: `the claude on ${name} resumed` });
+      expect(resumed.argv.slice(resumed.argv.indexOf('--resume'), resumed.argv.indexOf('--resume') + 2)).toEqual(['--resume', ids[name]]);
+      expect(resumed.cwd).toBe(join(w.ssh.hosts[name]!.dir, 'work'));
+    }
+    const after = await rows();
+    expect(after.filter((r) => r.host === 'alpha').map((r) => r.command)).toEqual(expect.arrayContaining([`claude --resume '${ids.alpha}'`, 'sleep 100000']));
+  });
+
   it('replaces a dead control master and a stopped one instead of waiting on it', async () => {
     const socket = w.controlSocket('alpha');
     const first = socketHolder(socket);
@@ -87,7 +154,7 @@ describe.skipIf(hostsUnavailable !== null)('fleets on several hosts', () => {
     process.kill(second!, 'SIGSTOP');
     const r = await w.cli(['--host', 'alpha', 'ls', '--json']);
     expect(r.exitCode).toBe(0);
-    expect(JSON.parse(r.stdout)).toHaveLength(1);
+    expect(JSON.parse(r.stdout).length).toBeGreaterThan(0);
     await waitFor(() => !processAlive(second!), { what: 'the stopped master to be killed' });
     const third = socketHolder(socket);
     expect(third).not.toBeNull();
@@ -100,7 +167,7 @@ describe.skipIf(hostsUnavailable !== null)('fleets on several hosts', () => {
     try {
       const r = await w.cli(['ls', '--all-hosts', '--hosts', 'alpha,beta', '--json'], { env: { FLEETCOM_HOST_TIMEOUT: '6' } });
       expect(r.exitCode).toBe(1);
-      expect((JSON.parse(r.stdout) as Row[]).map((row) => row.host)).toEqual(['alpha']);
+      expect(new Set((JSON.parse(r.stdout) as Row[]).map((row) => row.host))).toEqual(new Set(['alpha']));
       expect(r.stderr).toBe('fleetcom: host beta: no answer within 6 s\n');
       // The deadline, plus this fleetcom's start and the ssh clients on a loaded 2-core
       // machine (the deadline itself leaves alpha room for its own ssh and Node start).

@@ -25,10 +25,3 @@ export function hostSettings(deps: Pick<Deps, 'env'>): HostSettings {
 export function canPrompt(): boolean {
   return process.stdin.isTTY === true && process.stderr.isTTY === true;
 }
-
-/** All of stdin, for a command that reads a recipe from `-`. */
-export async function readStdin(): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
-}

@@ -14,6 +14,7 @@ const config = () => import('./config.js');
 const doctor = () => import('./doctor.js');
 const explain = () => import('./explain.js');
 const hostsLs = () => import('./hosts-ls.js');
+const hostsSave = () => import('./hosts-save.js');
 const keys = () => import('./keys.js');
 const load = () => import('./load.js');
 // save runs from its own one-file bundle (save-client.ts).
@@ -126,14 +127,16 @@ export function registerCommands(program: Command, deps: Deps, dispatch: Dispatc
     .option('--output <file>', 'write the session file here instead')
     .option('--stdout', 'print the session file instead of writing it')
     .option('--force', 'write the file even when the fleet has no tasks')
-    .addHelpText('after', example('  fleetcom save work\n  fleetcom save --output ./fleet.json\n  fleetcom save --stdout'))
-    .action((name: string | undefined, opts) => dispatch(async () => (await save()).runSaveApart(name, opts, deps)));
+    .option('--all-hosts', "also every configured host's tasks (config hosts), each as its host's resume command")
+    .option('--hosts <list>', 'with --all-hosts: these hosts instead (comma-separated)')
+    .addHelpText('after', example('  fleetcom save work\n  fleetcom save --output ./fleet.json\n  fleetcom save --stdout\n  fleetcom save everywhere --all-hosts'))
+    .action((name: string | undefined, opts) => dispatch(async () => (opts.allHosts || opts.hosts !== undefined ? (await hostsSave()).runHostsSave(name, opts, deps) : (await save()).runSaveApart(name, opts, deps))));
 
   program
     .command('load')
     .description("spawn a saved session's tasks into the running fleet, with this shell's environment")
-    .argument('<session>', 'a session name, or a path (/…, ./…, ../…, ~…, ….json)')
-    .addHelpText('after', example('  fleetcom load work\n  fleetcom load ./fleet.json'))
+    .argument('<session>', 'a session name, or a path (/…, ./…, ../…, ~…, ….json), or - for stdin')
+    .addHelpText('after', example('  fleetcom load work\n  fleetcom load ./fleet.json\n  fleetcom load - < fleet.json'))
     .action((session: string) => dispatch(async () => (await load()).runLoad(session, deps)));
 
   program

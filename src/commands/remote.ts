@@ -6,7 +6,8 @@ import type { Deps } from '../deps.js';
 import { FleetError, UsageError } from '../errors.js';
 import { callHost } from '../remote/host-link.js';
 import { describeFailure } from '../remote/outcome.js';
-import { canPrompt, hostSettings, readStdin } from './host-link-of.js';
+import { canPrompt, hostSettings } from './host-link-of.js';
+import { readStdinText, STDIN_SESSION } from './recipe-io.js';
 
 export async function runOnHost(host: string, argv: readonly string[], deps: Deps): Promise<number> {
   if (argv[0] === 'up' && !argv.includes('--detach') && !argv.includes('--help')) {
@@ -14,7 +15,7 @@ export async function runOnHost(host: string, argv: readonly string[], deps: Dep
   }
   const { link, timeoutMs } = hostSettings(deps);
   // `load -` and `doctor -` read a recipe on stdin: it goes to the host's fleetcom.
-  const input = argv.includes('-') ? await readStdin() : undefined;
+  const input = argv.includes(STDIN_SESSION) ? await readStdinText() : undefined;
   const { run, failure } = await callHost(link, host, argv, {
     deadlineMs: null,
     batch: !canPrompt(),
