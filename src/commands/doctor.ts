@@ -15,6 +15,7 @@ import { expandDir, expandHomes, serializeRecipe, writeRecipeAtomic, type Recipe
 import { userHome } from '../paths.js';
 import { ask } from './ask.js';
 import { readRecipeArg, STDIN_SESSION } from './recipe-io.js';
+import type { HostReport } from './hosts-doctor.js';
 
 export interface DoctorOptions {
   fleet?: boolean;
@@ -33,12 +34,6 @@ export interface DoctorReport {
   hosts?: HostReport[];
 }
 
-export interface HostReport {
-  host: string;
-  /** The host's `doctor - --json`, read through a shape check (hosts-doctor.ts). */
-  report: { entries: EntryReport[]; failed: number } | null;
-  error: string | null;
-}
 
 export async function runDoctor(session: string | undefined, opts: DoctorOptions, deps: Deps): Promise<number> {
   if (session !== undefined && opts.fleet) throw new UsageError('doctor takes a SESSION or --fleet, not both');

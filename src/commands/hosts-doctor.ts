@@ -3,13 +3,19 @@
 // report is input: read through a shape check, its text cleared of control characters.
 import { int, list, nullable, object, oneOf, str } from '../control/shape.js';
 import type { Deps } from '../deps.js';
-import type { Verdict } from '../doctor/checks.js';
+import type { EntryReport, Verdict } from '../doctor/checks.js';
 import { callHost } from '../remote/host-link.js';
 import { plainText } from '../remote/fan-out.js';
 import { describeFailure } from '../remote/outcome.js';
 import { hostRecipeText, type HostDirs } from '../sessions/index.js';
-import type { HostReport } from './doctor.js';
 import { canPrompt, hostSettings } from './host-link-of.js';
+
+export interface HostReport {
+  host: string;
+  /** The host's `doctor - --json`, read through a shape check. */
+  report: { entries: EntryReport[]; failed: number } | null;
+  error: string | null;
+}
 
 const clean = (check: (v: unknown, path?: string) => string) => (v: unknown, path?: string) => plainText(check(v, path));
 
