@@ -72,6 +72,18 @@ describe.skipIf(hostsUnavailable !== null)('fleets on several hosts', () => {
     expect(table.stdout).toMatch(/^beta\nID .*\n1 .*once/m);
   });
 
+  it('hosts check says what each host has, and names what is missing there', async () => {
+    const r = await w.cli(['hosts', 'check', '--hosts', 'alpha,beta', '--json']);
+    expect(r.exitCode).toBe(0);
+    const report = JSON.parse(r.stdout) as Array<{ host: string; ok: boolean; facts: { tmux: { version: string }; agents: Record<string, string | null>; fleet: string }; missing: string[] }>;
+    expect(report.map((h) => [h.host, h.ok, h.facts.fleet, h.missing])).toEqual([['alpha', true, 'running', []], ['beta', true, 'running', []]]);
+    expect(report[0]!.facts.tmux.version).toMatch(/^tmux \d/);
+    expect(Object.keys(report[0]!.facts.agents)).toEqual(['claude', 'codex', 'grok']);
+    const none = await w.cli(['hosts', 'check', '--hosts', 'alpha'], { env: { FLEETCOM_REMOTE_COMMAND: 'fleetcom-not-installed' } });
+    expect(none.exitCode).toBe(1);
+    expect(none.stdout).toMatch(/^alpha: fleetcom-not-installed was not found there \(.*not found\); install fleetcom on alpha/m);
+  });
+
   it('saves one recipe of every host, checks it on each host, and loads it back into every conversation after both tmux servers died', async () => {
     const slow = { FLEETCOM_HOST_TIMEOUT: '30' };
     const ids: Record<string, string> = {};

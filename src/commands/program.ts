@@ -1,14 +1,12 @@
 // commander wiring: the command table (register.ts), help, and usage errors mapped to exit 2.
 // Loaded on demand by cli.ts, so that `ls` and `ls --json` start without it.
-import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import type { Deps } from '../deps.js';
 import { registerCommands, type Dispatch } from './register.js';
 
-// Two levels up from src/commands/ and from the bundle's dist/chunks/ alike.
-export const VERSION: string = JSON.parse(
-  readFileSync(new URL('../../package.json', import.meta.url), 'utf8'),
-).version;
+import { VERSION } from './version.js';
+
+export { VERSION } from './version.js';
 
 export function buildProgram(deps: Deps, dispatch: Dispatch): Command {
   const program = new Command('fleetcom')

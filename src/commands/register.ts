@@ -15,6 +15,7 @@ const doctor = () => import('./doctor.js');
 const explain = () => import('./explain.js');
 const hostsLs = () => import('./hosts-ls.js');
 const hostsSave = () => import('./hosts-save.js');
+const hosts = () => import('./hosts.js');
 const keys = () => import('./keys.js');
 const load = () => import('./load.js');
 // save runs from its own one-file bundle (save-client.ts).
@@ -162,6 +163,20 @@ export function registerCommands(program: Command, deps: Deps, dispatch: Dispatc
     .option('--fix', 'rewrite entries whose conversation cannot be resumed to the bare agent command (a backup is kept beside the file)')
     .addHelpText('after', example('  fleetcom doctor work\n  fleetcom doctor --fix ./fleet.json\n  fleetcom doctor --fleet --json'))
     .action((session: string | undefined, opts) => dispatch(async () => (await doctor()).runDoctor(session, opts, deps)));
+
+  program
+    .command('hosts')
+    .description('check what each host needs to carry a fleet: ssh, the same fleetcom, tmux, the agents (docs/hosts.md)')
+    .argument('[action]', 'check (the only one, the default)')
+    .option('--hosts <list>', 'these hosts instead of config hosts (comma-separated)')
+    .option('--json', 'print one JSON document')
+    .addHelpText('after', example('  fleetcom hosts check\n  fleetcom hosts check --hosts gpu,me@devbox'))
+    .action((action: string | undefined, opts) => dispatch(async () => (await hosts()).runHostsCheck(action, opts, deps)));
+
+  // The remote half of `hosts check`: this machine's facts, for the fleetcom that asks over ssh.
+  program
+    .command('_host-report', { hidden: true })
+    .action(() => dispatch(async () => (await hosts()).runHostReport(deps)));
 
   program
     .command('down')
