@@ -29,8 +29,6 @@ function wholeSeconds(value: string): number {
   return Number(value);
 }
 
-const example = (lines: string) => `\nExamples:\n${lines}`;
-
 export function registerCommands(program: Command, deps: Deps, dispatch: Dispatch): void {
   program
     .command('up')
@@ -46,7 +44,6 @@ export function registerCommands(program: Command, deps: Deps, dispatch: Dispatc
     .option('--next-key <key>', "the prefix-table key that goes to the next task needing you ('none' disables; default N or config.json)")
     .option('--no-bell', "no terminal bell in a task's window when its turn ends or it asks for a permission")
     .option('--notify-command <cmd>', 'run by /bin/sh when a task starts waiting for you, with FLEETCOM_TASK_ID, FLEETCOM_TASK_LABEL, FLEETCOM_ATTENTION, FLEETCOM_MESSAGE in its environment (or config.json)')
-    .addHelpText('after', example('  fleetcom up\n  fleetcom up --headless work\n  fleetcom up --detach --tmux-session agents\n  fleetcom up --notify-command \'notify-send fleetcom "$FLEETCOM_MESSAGE"\''))
     .action((session: string | undefined, opts) => dispatch(async () => (await up()).runUp(session, opts, deps)));
 
   program
@@ -57,7 +54,6 @@ export function registerCommands(program: Command, deps: Deps, dispatch: Dispatc
     .option('--name <name>', 'display name')
     .option('--group <group>', 'custom group')
     .passThroughOptions()
-    .addHelpText('after', example("  fleetcom run -- claude\n  fleetcom run --cwd ~/src/api --name api -- 'npm run dev'"))
     .action((words: string[], opts) => dispatch(async () => (await tasks()).runRun(words, opts, deps)));
 
   program
@@ -66,7 +62,6 @@ export function registerCommands(program: Command, deps: Deps, dispatch: Dispatc
     .option('--json', 'print an array of task records')
     .option('--all-hosts', 'also every configured host\'s tasks (config hosts), each record with its host')
     .option('--hosts <list>', 'with --all-hosts: these hosts instead (comma-separated)')
-    .addHelpText('after', example('  fleetcom ls\n  fleetcom ls --json\n  fleetcom ls --host gpu\n  fleetcom ls --all-hosts --hosts gpu,devbox'))
     .action((opts) => dispatch(async () => (opts.allHosts || opts.hosts !== undefined ? (await hostsLs()).runHostsLs(opts, deps) : (await tasks()).runLs(opts, deps))));
 
   program
@@ -79,7 +74,6 @@ export function registerCommands(program: Command, deps: Deps, dispatch: Dispatc
     // Changes nothing: the rerun key of an older fleetcom passed it, and a fleet whose key was
     // bound before an upgrade must still rerun when the key is pressed.
     .addOption(new Option('--from-key').hideHelp())
-    .addHelpText('after', example('  fleetcom rerun 3\n  fleetcom rerun --pane %12'))
     .action((task: string | undefined, opts) => dispatch(async () => (await tasks()).runRerun(task, opts, deps)));
 
   program
@@ -89,7 +83,6 @@ export function registerCommands(program: Command, deps: Deps, dispatch: Dispatc
     .addOption(new Option('--from <task>').hideHelp())
     .addOption(new Option('--socket <path>').hideHelp())
     .addOption(new Option('--from-key').hideHelp())
-    .addHelpText('after', example('  fleetcom next'))
     .action((opts) => dispatch(async () => (await tasks()).runNext(opts, deps)));
 
   for (const [name, description] of [
@@ -101,7 +94,6 @@ export function registerCommands(program: Command, deps: Deps, dispatch: Dispatc
       .command(name)
       .description(description)
       .argument('<task>', 'task id, %pane or @window')
-      .addHelpText('after', example(`  fleetcom ${name} 3`))
       .action((task: string) => dispatch(async () => (await tasks()).runSimple(name, task, deps)));
   }
 
@@ -110,7 +102,6 @@ export function registerCommands(program: Command, deps: Deps, dispatch: Dispatc
     .description("set a task's display name")
     .argument('<task>', 'task id, %pane or @window')
     .argument('<name>', 'the new name (empty clears it)')
-    .addHelpText('after', example('  fleetcom rename 3 reviewer'))
     .action((task: string, name: string) => dispatch(async () => (await tasks()).runLabel('rename', task, name, deps)));
 
   program
@@ -118,7 +109,6 @@ export function registerCommands(program: Command, deps: Deps, dispatch: Dispatc
     .description("set a task's group")
     .argument('<task>', 'task id, %pane or @window')
     .argument('<group>', 'the group (empty clears it)')
-    .addHelpText('after', example('  fleetcom group 3 backend'))
     .action((task: string, group: string) => dispatch(async () => (await tasks()).runLabel('group', task, group, deps)));
 
   program
@@ -130,28 +120,24 @@ export function registerCommands(program: Command, deps: Deps, dispatch: Dispatc
     .option('--force', 'write the file even when the fleet has no tasks')
     .option('--all-hosts', "also every configured host's tasks (config hosts), each as its host's resume command")
     .option('--hosts <list>', 'with --all-hosts: these hosts instead (comma-separated)')
-    .addHelpText('after', example('  fleetcom save work\n  fleetcom save --output ./fleet.json\n  fleetcom save --stdout\n  fleetcom save everywhere --all-hosts'))
     .action((name: string | undefined, opts) => dispatch(async () => (opts.allHosts || opts.hosts !== undefined ? (await hostsSave()).runHostsSave(name, opts, deps) : (await save()).runSaveApart(name, opts, deps))));
 
   program
     .command('load')
     .description("spawn a saved session's tasks into the running fleet, with this shell's environment")
     .argument('<session>', 'a session name, or a path (/…, ./…, ../…, ~…, ….json), or - for stdin')
-    .addHelpText('after', example('  fleetcom load work\n  fleetcom load ./fleet.json\n  fleetcom load - < fleet.json'))
     .action((session: string) => dispatch(async () => (await load()).runLoad(session, deps)));
 
   program
     .command('sessions')
     .description('list saved sessions and recovery snapshots, newest first')
     .option('--json', 'print one JSON document')
-    .addHelpText('after', example('  fleetcom sessions\n  fleetcom sessions --json'))
     .action((opts) => dispatch(async () => (await sessions()).runSessions(opts, deps)));
 
   program
     .command('recover')
     .description('load the newest recovery snapshot not written by the running fleet (or the one named)')
     .argument('[snapshot]', 'a snapshot as listed by fleetcom sessions, or a path')
-    .addHelpText('after', example('  fleetcom recover\n  fleetcom recover 20261129-193005-4242'))
     .action((snapshot: string | undefined) => dispatch(async () => (await load()).runRecover(snapshot, deps)));
 
   program
@@ -161,16 +147,14 @@ export function registerCommands(program: Command, deps: Deps, dispatch: Dispatc
     .option('--fleet', "check the running fleet's tasks instead")
     .option('--json', 'print one JSON document')
     .option('--fix', 'rewrite entries whose conversation cannot be resumed to the bare agent command (a backup is kept beside the file)')
-    .addHelpText('after', example('  fleetcom doctor work\n  fleetcom doctor --fix ./fleet.json\n  fleetcom doctor --fleet --json'))
     .action((session: string | undefined, opts) => dispatch(async () => (await doctor()).runDoctor(session, opts, deps)));
 
   program
     .command('hosts')
-    .description('check what each host needs to carry a fleet: ssh, the same fleetcom, tmux, the agents (docs/hosts.md)')
+    .description('check what each host needs to carry a fleet: ssh, the same fleetcom, tmux, the agents')
     .argument('[action]', 'check (the only one, the default)')
     .option('--hosts <list>', 'these hosts instead of config hosts (comma-separated)')
     .option('--json', 'print one JSON document')
-    .addHelpText('after', example('  fleetcom hosts check\n  fleetcom hosts check --hosts gpu,me@devbox'))
     .action((action: string | undefined, opts) => dispatch(async () => (await hosts()).runHostsCheck(action, opts, deps)));
 
   // The remote half of `hosts check`: this machine's facts, for the fleetcom that asks over ssh.
@@ -181,7 +165,6 @@ export function registerCommands(program: Command, deps: Deps, dispatch: Dispatc
   program
     .command('down')
     .description('stop every task, close their windows and stop the supervisor')
-    .addHelpText('after', example('  fleetcom down'))
     .action(() => dispatch(async () => (await tasks()).runDown(deps)));
 
   program
@@ -189,14 +172,12 @@ export function registerCommands(program: Command, deps: Deps, dispatch: Dispatc
     .description('print tmux.conf lines equivalent to the bindings up installs')
     .option('--rerun-key <key>', 'the rerun key (default r or config.json)')
     .option('--next-key <key>', 'the key that goes to the next task needing you (default N or config.json)')
-    .addHelpText('after', example('  fleetcom keys >> ~/.tmux.conf'))
     .action((opts) => dispatch(async () => (await keys()).runKeys(opts, deps)));
 
   program
     .command('config')
     .description('print the settings up runs with and where each comes from (config.json or default)')
     .option('--json', 'print one JSON object')
-    .addHelpText('after', example('  fleetcom config\n  fleetcom config --json'))
     .action((opts) => dispatch(async () => (await config()).runConfig(opts, deps)));
 
   program
@@ -207,14 +188,12 @@ export function registerCommands(program: Command, deps: Deps, dispatch: Dispatc
     .option('--id <uuid>', 'show the resume command for this conversation id')
     .option('--cwd <dir>', 'the directory the command would run in')
     .passThroughOptions()
-    .addHelpText('after', example('  fleetcom explain -- claude\n  fleetcom explain --json --id 019f5453-de22-7240-b2e5-0d32692aa6d9 -- codex'))
     .action((words: string[], opts) => dispatch(async () => (await explain()).runExplain(words, opts, deps)));
 
   program
     .command('completion')
     .description('print a shell completion script to source (bash, zsh or fish)')
     .argument('<shell>', 'bash, zsh or fish')
-    .addHelpText('after', example('  source <(fleetcom completion bash)      # in ~/.bashrc\n  source <(fleetcom completion zsh)       # in ~/.zshrc\n  fleetcom completion fish | source       # in ~/.config/fish/config.fish'))
     .action((shell: string) => dispatch(async () => (await completion()).runCompletion(shell, deps)));
 
   // The completion scripts' question: the words after `fleetcom` (after --), the last one
