@@ -12,10 +12,11 @@ import { formatDoctorTable } from './doctor-table.js';
 import type { LsRecord } from '../control/protocol.js';
 import { detect } from '../harness/index.js';
 import { sharedOpenFiles, type FleetHolder } from '../ownership/index.js';
-import { expandDir, expandHomes, readRecipeFile, resolveSession, serializeRecipe, writeRecipeAtomic, type Recipe } from '../sessions/index.js';
+import { expandDir, expandHomes, serializeRecipe, writeRecipeAtomic, type Recipe } from '../sessions/index.js';
 import { userHome } from '../paths.js';
 import { ask } from './ask.js';
-import { sessionDirOf } from './recipe-io.js';
+import { readRecipeArg, STDIN_SESSION } from './recipe-io.js';
+import type { HostReport } from './hosts-doctor.js';
 
 export interface DoctorOptions {
   fleet?: boolean;
@@ -30,7 +31,10 @@ export interface DoctorReport {
   failed: number;
   fixed: Array<{ dir: string; from: string; to: string }>;
   backup: string | null;
+  /** Each host's own report of its part (a recipe with hosts), or why it could not be had. */
+  hosts?: HostReport[];
 }
+
 
 export async function runDoctor(session: string | undefined, opts: DoctorOptions, deps: Deps): Promise<number> {
   if (session !== undefined && opts.fleet) throw new UsageError('doctor takes a SESSION or --fleet, not both');
@@ -46,11 +50,19 @@ export async function runDoctor(session: string | undefined, opts: DoctorOptions
   };
   const report = opts.fleet ? await doctorFleet(tasks, context, deps) : await doctorSession(session ?? '', opts.fix === true, context, deps);
   deps.stdout.write(opts.json ? `${JSON.stringify(report, null, 2)}\n` : formatDoctorTable(report.entries));
+  if (!opts.json) for (const host of report.hosts ?? []) deps.stdout.write(`\nhost ${host.host}:\n${host.error ?? formatDoctorTable(host.report?.entries ?? [])}\n`);
   for (const fix of report.fixed) deps.stderr.write(`fixed ${fix.dir}: ${fix.from} → ${fix.to}\n`);
   if (report.backup !== null) deps.stderr.write(`the file before: ${report.backup}\n`);
   const ok = report.entries.length - report.failed;
   deps.stderr.write(`${report.source}: ${report.entries.length} entr${report.entries.length === 1 ? 'y' : 'ies'}, ${ok} would start, ${report.failed} would fail\n`);
-  return report.failed > 0 ? 1 : 0;
+  let failed = report.failed;
+  for (const host of report.hosts ?? []) {
+    const n = host.report?.entries.length ?? 0;
+    const bad = host.report?.failed ?? 0;
+    failed += host.error === null ? bad : 1;
+    deps.stderr.write(host.error === null ? `host ${host.host}: ${n} entr${n === 1 ? 'y' : 'ies'}, ${n - bad} would start, ${bad} would fail\n` : `host ${host.host}: not checked: ${host.error}\n`);
+  }
+  return failed > 0 ? 1 : 0;
 }
 
 function holderOf(task: LsRecord): FleetHolder {
@@ -69,8 +81,11 @@ async function fleetTasks(deps: Deps, required: boolean): Promise<LsRecord[]> {
 
 async function doctorSession(arg: string, fix: boolean, context: DoctorContext, deps: Deps): Promise<DoctorReport> {
   const home = userHome(deps.env);
-  const file = resolveSession(arg, { sessionDir: sessionDirOf(deps), home, cwd: deps.cwd });
-  const recipe = await readRecipeFile(file);
+  if (fix && arg === STDIN_SESSION) throw new UsageError('--fix rewrites a session file; it does not apply to a recipe on stdin');
+  const { file, recipe } = await readRecipeArg(arg, deps);
+  if (fix && (recipe.hosts?.size ?? 0) > 0) {
+    throw new UsageError(`--fix rewrites entries of this machine only, and ${file} names hosts: fix each host's part there (fleetcom --host HOST doctor --fix) and save again`);
+  }
   const env = callerEnv(deps);
   const entries: EntryReport[] = [];
   for (const [dir, list] of recipe.dirs) {
@@ -85,6 +100,10 @@ async function doctorSession(arg: string, fix: boolean, context: DoctorContext, 
   const report: DoctorReport = { source: file, entries, failed: 0, fixed: [], backup: null };
   if (fix && entries.some((e) => e.fix !== null)) await fixRecipe(file, recipe, report, home, deps);
   report.failed = report.entries.filter((e) => e.verdict === 'fail').length;
+  if (recipe.hosts !== undefined && recipe.hosts.size > 0) {
+    // Each host's entries are checked there, by its fleetcom: their dirs, programs and conversations are its own.
+    report.hosts = await (await import('./hosts-doctor.js')).doctorOnHosts(recipe.name, recipe.hosts, deps);
+  }
   return report;
 }
 

@@ -134,7 +134,8 @@ function checkProgram(entry: EntryToCheck): Check {
     : { check: 'program', ok: true, detail: found };
 }
 
-function findProgram(word: string, entry: EntryToCheck): string | null {
+/** Where `word` would run from for this environment (PATH, `~/…`, or relative to `cwd`), or null. */
+export function findProgram(word: string, entry: Pick<EntryToCheck, 'env' | 'cwd'>): string | null {
   const home = entry.env.HOME ?? '';
   const candidates = word.includes('/')
     ? [word === '~' || word.startsWith('~/') ? path.join(home, word.slice(1)) : path.resolve(entry.cwd, word)]
