@@ -39,7 +39,7 @@ export async function doctorOnHosts(name: string, hosts: HostDirs, deps: Deps): 
     }
     try {
       const report = hostReportCheck(JSON.parse(call.run.stdout));
-      out.push({ host, report: { entries: report.entries.map((e) => ({ ...e, unresumable: false, checks: [] })), failed: report.failed }, error: null });
+      out.push({ host, report: { entries: report.entries.map((e) => ({ ...e, unresumable: false, fix: null, checks: [] })), failed: report.failed }, error: null });
     } catch (error) {
       out.push({ host, report: null, error: `its doctor sent no readable report (exit ${call.run.code}): ${plainText(call.run.stderr.trim() || (error as Error).message)}` });
     }
