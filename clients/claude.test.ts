@@ -8,7 +8,7 @@ import { clientsOf } from './helpers/clients.js';
 import {
   clientProcess, paneText, REPLY_MS, savedCommands, START_MS, submit, waitExited, waitForPayloads, waitForText, waitReady,
 } from './helpers/drive.js';
-import { waitFor } from '../integration/helpers/wait-for.js';
+import { waitFor, waitTask } from './helpers/poll.js';
 import { flagValue } from './helpers/proc.js';
 import { proven } from './helpers/proven.js';
 import { recordExit } from './helpers/record.js';
@@ -70,7 +70,7 @@ describe.each(clientsOf('claude'))('$agent $version (Node $node) under fleetcom'
     await submit(w.sb, task.paneId, 'hello from fleetcom');
     await waitForText(w.sb, task.paneId, REPLY_MARK, REPLY_MS);
     await waitFor(() => transcriptUserRecords(w, pin!)! > 0, { what: 'a user record in the transcript' });
-    const talked = await w.fleet.waitTask(task.id, (t) => t.conversationId === pin, 'the pinned id as its conversation');
+    const talked = await waitTask(w.fleet, task.id, (t) => t.conversationId === pin, 'the pinned id as its conversation');
     expect(talked.idSource).toBe('capture');
 
     // /exit prints the hint; fleetcom scrapes it.
@@ -101,7 +101,7 @@ describe.each(clientsOf('claude'))('$agent $version (Node $node) under fleetcom'
     expect(capture2).not.toBe(capture);
     const [restart] = await waitForPayloads(capture2!, (p) => p.some((x) => x.hook_event_name === 'SessionStart'), 'SessionStart on resume', START_MS);
     expect(restart).toMatchObject({ session_id: pin, hook_event_name: 'SessionStart', source: 'resume' });
-    const back = await w.fleet.waitTask(task.id, (t) => t.state !== 'exited' && t.conversationId === pin, 'the same conversation');
+    const back = await waitTask(w.fleet, task.id, (t) => t.state !== 'exited' && t.conversationId === pin, 'the same conversation');
     expect(back.idSource).toBe('capture');
     proven(client, 'capture', 'SessionStart hook: `startup`, `resume` on rerun; counts from the first message');
   });

@@ -3,7 +3,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { waitFor } from '../integration/helpers/wait-for.js';
+import { waitFor, waitTask } from './helpers/poll.js';
 import type { LsRecord } from '../src/control/protocol.js';
 import { clientsOf } from './helpers/clients.js';
 import {
@@ -96,7 +96,7 @@ describe.each(clientsOf('codex'))('$agent $version under fleetcom', (client) => 
     expect(rollouts(w, String(title?.['thread-id']))).toHaveLength(0);
     const first = JSON.parse(readFileSync(rollouts(w, thread)[0]!, 'utf8').split('\n')[0]!) as { type: string; payload: Payload };
     expect(first).toMatchObject({ type: 'session_meta', payload: { id: thread, cwd: w.project } });
-    const talked = await w.fleet.waitTask(task.id, (t) => t.conversationId === thread, 'the captured thread id');
+    const talked = await waitTask(w.fleet, task.id, (t) => t.conversationId === thread, 'the captured thread id');
     proven(client, 'capture', 'notify: the thread-id of the last payload with a rollout (the title thread has none)');
     expect(talked.idSource).toBe('capture');
 
@@ -121,7 +121,7 @@ describe.each(clientsOf('codex'))('$agent $version under fleetcom', (client) => 
     const next = await talk(w, again, capture2!, 'and once more', 2);
     expect(next.main['thread-id']).toBe(thread);
     expect(inputs(next.main)).toEqual(['hello from fleetcom', 'and once more']);
-    const back = await w.fleet.waitTask(task.id, (t) => t.state !== 'exited' && t.conversationId === thread, 'the same thread');
+    const back = await waitTask(w.fleet, task.id, (t) => t.state !== 'exited' && t.conversationId === thread, 'the same thread');
     expect(back.idSource).toBe('capture');
     const second = await exitCodex(w, again);
     expect(second.exited).toMatchObject({ conversationId: thread, idSource: 'exit-hint' });
@@ -187,7 +187,7 @@ describe.each(clientsOf('codex'))('$agent $version under fleetcom', (client) => 
     }, { what: "the user's notifier to receive both payloads" });
     // The very payloads fleetcom captured, byte for byte as JSON.
     expect(userLines.find((l) => l['thread-id'] === thread)).toEqual(main);
-    await w.fleet.waitTask(task.id, (t) => t.conversationId === thread, 'the captured thread id');
+    await waitTask(w.fleet, task.id, (t) => t.conversationId === thread, 'the captured thread id');
 
     const { exited } = await exitCodex(w, task);
     expect(exited).toMatchObject({ conversationId: thread, idSource: 'exit-hint' });
