@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { LongestFirst } from './sequencer.js';
 
 // The real-client contract suite (opt-in: `npm run test:clients`, which runs clients/run.mjs;
 // never part of `npm test`). It must run inside a private network namespace: global-setup.ts
@@ -16,6 +17,7 @@ export default defineConfig({
     pool: 'forks',
     // One file per agent; two at once is what 2 cores take with real clients and tmux.
     maxWorkers: 2,
+    sequence: { sequencer: LongestFirst },
     reporters: ['default', ['json', { outputFile: 'reports/clients.json' }]],
   },
 });
