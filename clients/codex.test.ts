@@ -79,10 +79,10 @@ async function exitCodex(w: ClientWorld, task: LsRecord): Promise<{ exited: LsRe
   return { exited, text: await paneText(w.sb, task.paneId) };
 }
 
-describe.each(clientsOf('codex'))('$agent $version under fleetcom', (client) => {
+describe.concurrent.each(clientsOf('codex'))('$agent $version under fleetcom', (client) => {
   const VERSION = client.version;
-  it('captures the real thread id despite the title notify, scrapes the same from the exit, saves and resumes it', async () => {
-    const w = await useClientWorld(client, api);
+  it('captures the real thread id despite the title notify, scrapes the same from the exit, saves and resumes it', async (t) => {
+    const w = await useClientWorld(client, api, { test: t });
     const { task, capture } = await runCodex(w);
     const { main, title } = await talk(w, task, capture, 'hello from fleetcom', 1);
 
@@ -127,8 +127,8 @@ describe.each(clientsOf('codex'))('$agent $version under fleetcom', (client) => 
     expect(second.exited).toMatchObject({ conversationId: thread, idSource: 'exit-hint' });
   });
 
-  it('a subagent thread (one spawn_agent call) never becomes the task\'s conversation; a recipe naming it resumes the user thread', async () => {
-    const w = await useClientWorld(client, api);
+  it('a subagent thread (one spawn_agent call) never becomes the task\'s conversation; a recipe naming it resumes the user thread', async (t) => {
+    const w = await useClientWorld(client, api, { test: t });
     const { task, capture } = await runCodex(w);
     const message = `please ${DELEGATE_MARK} this`;
     await waitReady(w.sb, task.paneId);
@@ -174,8 +174,8 @@ describe.each(clientsOf('codex'))('$agent $version under fleetcom', (client) => 
     await exitCodex(w, again);
   });
 
-  it("chains to the user's own notifier, which still receives every payload", async () => {
-    const w = await useClientWorld(client, api, { userNotifier: true });
+  it("chains to the user's own notifier, which still receives every payload", async (t) => {
+    const w = await useClientWorld(client, api, { userNotifier: true, test: t });
     const { task, proc, capture } = await runCodex(w);
     expect(proc.env.FLEETCOM_NOTIFY_CHAIN, "fleetcom's notifier is told the user's program").toContain(w.userNotifier!.program);
 

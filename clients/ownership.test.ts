@@ -37,9 +37,9 @@ function registryRecords(home: string): RegistryRecord[] {
   });
 }
 
-describe.each(clientsOf('claude'))('$agent $version (Node $node): a conversation open in another window', (client) => {
-  it('is named by doctor (pid, terminal, pane) and skipped by load, which starts the rest', async () => {
-    const w = await useClientWorld(client, api);
+describe.concurrent.each(clientsOf('claude'))('$agent $version (Node $node): a conversation open in another window', (client) => {
+  it('is named by doctor (pid, terminal, pane) and skipped by load, which starts the rest', async (t) => {
+    const w = await useClientWorld(client, api, { test: t });
     const home = w.sb.env.CLAUDE_CONFIG_DIR!;
 
     // A conversation with a message, ended: fleetcom knows its id from the exit hint.

@@ -24,8 +24,8 @@ beforeAll(async () => {
 afterAll(() => api?.close());
 
 describe.each(clientsOf('claude'))('$agent $version (Node $node): a parked conversation', (client) => {
-  it("keeps the task on the pane's own conversation while the fork runs in the background", async () => {
-    const w = await useClientWorld(client, api);
+  it("keeps the task on the pane's own conversation while the fork runs in the background", async (t) => {
+    const w = await useClientWorld(client, api, { test: t });
     // A user hook (the user's settings.json, merged by claude with fleetcom's overlay) logs
     // every SessionStart, the worker's included: the signal that the worker has run its hooks.
     const startLog = join(w.sb.dir, 'session-starts.log');
@@ -71,8 +71,8 @@ function recordsParkedJobs(version: string): boolean {
 }
 
 describe.each(clientsOf('claude').filter((c) => recordsParkedJobs(c.version)))('$agent $version (Node $node): a parked job', (client) => {
-  it('is shown by ls, attached to by rerun while it runs, and its conversation resumed once it has ended', async () => {
-    const w = await useClientWorld(client, api);
+  it('is shown by ls, attached to by rerun while it runs, and its conversation resumed once it has ended', async (t) => {
+    const w = await useClientWorld(client, api, { test: t });
     const r = await w.fleet.cli('run', '--cwd', w.project, '--', 'claude');
     expect(r.exitCode, r.stderr).toBe(0);
     const task = await w.fleet.task(r.stdout.trim());
