@@ -6,6 +6,8 @@ import { lastHint } from './scrape.js';
 import { listDir, readTextFile, someLine, statOrNull } from './fs-read.js';
 import { fieldProblem, isJsonObject } from './json-shape.js';
 import { entryTimeMs, inWindow, soleCandidate, WINDOW_MS } from './store-window.js';
+import { claudeTraces } from './claude-probe.js';
+import { agentProgram } from './probe.js';
 import type { AgentDetection, InstrumentInput, InstrumentPlan, RunEvidence } from './types.js';
 
 // claude: pinned with `--session-id`, captured by a SessionStart hook, resumable only once its
@@ -152,4 +154,5 @@ export const claude: Harness = {
   scrapeExit: (text) => lastHint(text, { prefixes: ['claude --resume '], echoedFlags: { program: 'claude', selector: ' --resume ' } }),
   correlate,
   resumable: (id, evidence) => claudeTranscriptHasUser(evidence.home, evidence.cwd, id),
+  probe: { program: (argv, dirs) => agentProgram('claude', argv, dirs), traces: claudeTraces },
 };

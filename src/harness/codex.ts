@@ -6,6 +6,7 @@ import { lastHint } from './scrape.js';
 import { listDir, readFirstLine, readTextFile } from './fs-read.js';
 import { isJsonObject } from './json-shape.js';
 import { inWindow, soleCandidate, utcDateFolders, WINDOW_MS } from './store-window.js';
+import { agentProgram, namesNone, unreadableTraces, type AgentProcess, type ProcessTraces } from './probe.js';
 import type { AgentDetection, InstrumentInput, InstrumentPlan, RunEvidence } from './types.js';
 
 // codex: no way to choose the id; a notify override appends each turn's payload to the capture
@@ -91,21 +92,27 @@ function captureId(evidence: RunEvidence, now: number): string | null {
   return null;
 }
 
-/** The first record names this cwd exactly and is not a subagent's thread. */
-function firstRecordMatches(file: string, cwd: string): boolean {
+/** A rollout's first record (`session_meta`): the cwd it names and whose thread it is; null when unreadable. */
+export function rolloutMeta(file: string): { cwd: unknown; subagent: boolean } | null {
   const line = readFirstLine(file, FIRST_LINE_MAX);
-  if (line === null) return false;
+  if (line === null) return null;
   let value: unknown;
   try {
     value = JSON.parse(line);
   } catch {
-    return false;
+    return null;
   }
   const payload = isJsonObject(value) ? value.payload : undefined;
-  if (!isJsonObject(payload) || payload.cwd !== cwd) return false;
+  if (!isJsonObject(payload)) return null;
   const source = payload.thread_source;
   const subagent = source === 'subagent' || (typeof source === 'object' && source !== null && 'subagent' in source);
-  return !subagent;
+  return { cwd: payload.cwd, subagent };
+}
+
+/** The first record names this cwd exactly and is not a subagent's thread. */
+function firstRecordMatches(file: string, cwd: string): boolean {
+  const meta = rolloutMeta(file);
+  return meta !== null && meta.cwd === cwd && !meta.subagent;
 }
 
 /** 8.5: v7 time between spawn − 30 s and the end of the run, first record for this cwd. */
@@ -121,6 +128,37 @@ function correlate(evidence: RunEvidence, context: CorrelationContext): string |
   return soleCandidate(ids, context.excluded);
 }
 
+// A codex started by hand: its conversation is the rollout it holds open. Measured on 0.171.0:
+// run embedded (`-c …`, `--no-daemon`) the TUI holds its own rollout open, and its subagents'
+// beside it (their first record says `thread_source: "subagent"`: never the task's); run plain,
+// it starts codex's app-server daemon (setsid, a session of its own, as a child of the first
+// TUI) and every later TUI connects to that one: the daemon holds all their rollouts, so a
+// rollout held there names no single TUI — the second TUI's rollout was held open under the
+// first TUI's process tree. Such a codex is adopted with no id until its exit hint names it.
+
+function codexTraces(process: AgentProcess, home: string): ProcessTraces {
+  if ('unreadable' in process.open) return unreadableTraces(`its open files cannot be listed (${process.open.unreadable})`);
+  const root = path.join(home, 'sessions') + path.sep;
+  const isRollout = (file: string) => file.startsWith(root) && rolloutId(path.basename(file)) !== null;
+  const held = [...new Set(process.open.files.filter(isRollout))];
+  const threads = held.map((file) => ({ file, id: rolloutId(path.basename(file))!, meta: rolloutMeta(file) }));
+  const unread = threads.filter((t) => t.meta === null);
+  if (unread.length > 0) return namesNone(`the first record of the rollout it holds open, ${unread[0]!.file}, cannot be read`);
+  const own = threads.filter((t) => !t.meta!.subagent);
+  const [only] = own;
+  if (own.length === 1 && only) return { conversation: { kind: 'id', id: only.id, from: `the rollout it holds open, ${only.file}` }, attention: null };
+  if (own.length > 1) return namesNone(`it holds ${own.length} conversations open (${own.map((t) => t.id).join(', ')}): which is its own cannot be told`);
+  if (threads.length > 0) return namesNone('it holds only subagent threads open, never a conversation of its own');
+  const daemon = process.open.daemonFiles.find((held) => isRollout(held.file));
+  if (daemon) {
+    return namesNone(
+      `its rollouts are held by codex's app-server daemon (pid ${daemon.pid}), which holds those of every codex connected to it: ` +
+        'which is this one\'s is known once it exits and prints its hint',
+    );
+  }
+  return namesNone('it holds no rollout open (codex writes it at the first message; a codex on the shared app-server daemon holds none itself)');
+}
+
 export const codex: Harness = {
   name: 'codex',
   selector: 'resume',
@@ -133,4 +171,5 @@ export const codex: Harness = {
     lastHint(text, { prefixes: ['codex resume '], parenthesised: { lineMarkers: ['codex resume', 'then select'] } }),
   correlate,
   resumable: () => true,
+  probe: { program: (argv, dirs) => agentProgram('codex', argv, dirs), traces: codexTraces },
 };

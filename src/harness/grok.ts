@@ -5,6 +5,8 @@ import { quoteShell } from './quote.js';
 import { lastHint } from './scrape.js';
 import { listDir, statOrNull } from './fs-read.js';
 import { entryTimeMs, inWindow, soleCandidate, WINDOW_MS } from './store-window.js';
+import { grokTraces } from './grok-probe.js';
+import { agentArgs, agentProgram } from './probe.js';
 import type { AgentDetection, InstrumentInput, InstrumentPlan, RunEvidence } from './types.js';
 
 // grok: pinned with `--session-id`, no live capture channel; sessions are directories
@@ -46,4 +48,5 @@ export const grok: Harness = {
   scrapeExit: (text) => lastHint(text, { prefixes: ['grok -r ', 'grok --resume '] }),
   correlate,
   resumable: () => true,
+  probe: { program: (argv, dirs) => agentProgram('grok', argv, dirs), traces: (process) => grokTraces(agentArgs('grok', process.argv)) },
 };

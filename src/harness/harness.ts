@@ -5,6 +5,7 @@ import type {
   InstrumentPlan,
   RunEvidence,
 } from './types.js';
+import type { AgentProbe } from './probe.js';
 
 /** What store correlation (channel 4) needs beyond the run's own evidence. */
 export interface CorrelationContext {
@@ -36,4 +37,6 @@ export interface Harness {
   correlate(evidence: RunEvidence, context: CorrelationContext): string | null;
   /** Whether a valid id can actually be resumed from this run's home (8.2 for claude). */
   resumable(id: string, evidence: RunEvidence): boolean;
+  /** `fleetcom adopt`: whether a process someone started by hand is this agent, and what its traces say. */
+  probe: AgentProbe;
 }
