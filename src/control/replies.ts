@@ -6,7 +6,7 @@ import type { HarnessName, IdSource } from '../harness/types.js';
 import { bool, int, list, nothing, nullable, object, oneOf, optional, record, ShapeError, str, type Check, type Checked } from './shape.js';
 
 const HARNESS_NAMES: Record<HarnessName, true> = { claude: true, codex: true, grok: true };
-const ID_SOURCES: Record<Exclude<IdSource, 'correlation'>, true> = { 'exit-hint': true, capture: true, pinned: true };
+const ID_SOURCES: Record<Exclude<IdSource, 'correlation'>, true> = { 'exit-hint': true, capture: true, process: true, pinned: true };
 const ATTENTIONS: Record<Attention, true> = { working: true, waiting: true, permission: true };
 
 /** The task record of `ls --json`: every key present, so scripts need not guess. */
