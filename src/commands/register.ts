@@ -9,6 +9,7 @@ export type Dispatch = (run: () => Promise<number>) => void;
 
 // Each command's module is imported when that command runs, so `--version`, `--help` and the
 // small commands do not load the supervisor, the dashboard or chokidar (cold start).
+const adopt = () => import('./adopt.js');
 const completion = () => import('./completion.js');
 const config = () => import('./config.js');
 const doctor = () => import('./doctor.js');
@@ -76,6 +77,15 @@ export function registerCommands(program: Command, deps: Deps, dispatch: Dispatc
     .addOption(new Option('--from-key').hideHelp())
     .addHelpText('after', example('  fleetcom rerun 3\n  fleetcom rerun --pane %12'))
     .action((task: string | undefined, opts) => dispatch(async () => (await tasks()).runRerun(task, opts, deps)));
+
+  program
+    .command('adopt')
+    .description('make agents you started by hand in tmux panes tasks, into their own conversations (without a target: list them)')
+    .argument('[targets...]', 'panes (%N) or windows (@N) of the fleet\'s tmux server')
+    .option('--all', 'adopt every pane that runs an agent and can be adopted')
+    .option('--json', 'print one JSON document')
+    .addHelpText('after', example('  fleetcom adopt\n  fleetcom adopt %3 @5\n  fleetcom adopt --all'))
+    .action((targets: string[], opts) => dispatch(async () => (await adopt()).runAdopt(targets, opts, deps)));
 
   program
     .command('next')

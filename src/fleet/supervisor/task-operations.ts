@@ -13,6 +13,7 @@ import { recipeOf } from '../ids/resolution.js';
 import { planSpawns, type Spec } from '../spawn/spawn-plan.js';
 import { stopProcessGroups } from '../lifecycle/stop.js';
 import type { Task } from './task.js';
+import { adoptAgentPanes, listAgentPanes } from '../agent-panes/adopt-panes.js';
 
 export class TaskOperations implements RequestTarget {
   constructor(private readonly fleet: FleetState) {}
@@ -150,6 +151,16 @@ export class TaskOperations implements RequestTarget {
 
   reconcile(): Promise<void> {
     return reconcile(this.fleet);
+  }
+
+  /** Panes of the fleet's tmux server running agents someone started by hand (fleetcom adopt). */
+  adoptable(caller: string | null): Promise<ReplyOf<'adoptable'>> {
+    return listAgentPanes(this.fleet, caller);
+  }
+
+  /** Makes them tasks, their processes untouched; `session`: only that tmux session's (up --adopt). */
+  adopt(targets: string[] | null, caller: string | null, session?: string): Promise<ReplyOf<'adopt'>> {
+    return adoptAgentPanes(this.fleet, { targets, caller, session });
   }
 
   /** The fleet as recipe entries, agents as their resume commands (precedence 1-4). */
