@@ -10,7 +10,7 @@
 //   which is exactly the missed case. The kept descriptor also cannot be fooled by pid reuse:
 //   once the process is reaped, reading it fails with ESRCH whoever holds the number now.
 import { closeSync, openSync, readSync } from 'node:fs';
-import { fieldsOf } from '../../ownership/proc.js';
+import { fieldsOf, startTimeOf } from '../../ownership/proc.js';
 import { watchTty } from './tty-watch.js';
 
 export const WATCH_EVERY_MS = 100;
@@ -36,6 +36,14 @@ export type Ending = { kind: 'zombie'; exitStatus: number | null } | { kind: 'go
 export interface WatchTarget {
   pid: number;
   tty: string | null;
+  /** Its start tick when known (an adopted agent): a process of that pid started at another is not it. */
+  start?: string;
+  /**
+   * The terminal outlives the process (an adopted agent under the pane's shell): its closing
+   * says nothing, but what the shell writes when the agent has ended (its prompt) is a write:
+   * each write checks the process.
+   */
+  outlivedByTty?: boolean;
 }
 
 /** The state letter and the exit status of a `/proc/<pid>/stat` line, or null if unreadable. */
@@ -55,6 +63,7 @@ export function parseStat(text: string): { state: string; exitStatus: number | n
 interface Entry {
   pid: number;
   tty: string | null;
+  outlivedByTty: boolean;
   fd: number | null;
   /** Set while the terminal is watched (the pane is quiet). */
   watch: { close(): void } | null;
@@ -120,6 +129,7 @@ export function watchProcesses(
     entry.pollUntil = 0;
     entry.watch = entry.tty === null ? null : watchTerminal(entry.tty, {
       written: () => {
+        if (entry.outlivedByTty && entries.get(key) === entry && check(key, entry)) return;
         const now = Date.now();
         if (now - entry.writesSince >= 1_000) Object.assign(entry, { writes: 0, writesSince: now });
         entry.writes += 1;
@@ -136,9 +146,10 @@ export function watchProcesses(
     const wanted = targets();
     for (const [key, entry] of entries) if (entry.pid !== wanted.get(key)?.pid) forget(key);
     for (const [key, { pid, at }] of told) if (pid !== wanted.get(key)?.pid || now - at >= RETELL_AFTER_MS) told.delete(key);
-    for (const [key, { pid, tty }] of wanted) {
+    for (const [key, { pid, tty, start, outlivedByTty = false }] of wanted) {
       if (entries.has(key) || told.has(key) || !Number.isInteger(pid) || pid <= 1) continue;
-      const entry: Entry = { pid, tty, fd: openStat(pid), watch: null, pollUntil: 0, writes: 0, writesSince: now };
+      const fd = openStat(pid, start, buffer);
+      const entry: Entry = { pid, tty, outlivedByTty, fd, watch: null, pollUntil: 0, writes: 0, writesSince: now };
       entries.set(key, entry);
       if (!check(key, entry)) arm(key, entry); // it may have ended already
     }
@@ -185,12 +196,24 @@ export function watchProcesses(
   };
 }
 
-function openStat(pid: number): number | null {
+/** A descriptor of the process's stat; null (gone) when it cannot be opened or another process has that pid now. */
+function openStat(pid: number, start: string | undefined, buffer: Buffer): number | null {
+  let fd: number;
   try {
-    return openSync(`/proc/${pid}/stat`, 'r');
+    fd = openSync(`/proc/${pid}/stat`, 'r');
   } catch {
     return null;
   }
+  if (start === undefined) return fd;
+  let same = false;
+  try {
+    const length = readSync(fd, buffer, 0, buffer.length, 0);
+    same = startTimeOf(buffer.toString('latin1', 0, length)) === start;
+  } catch {
+    same = false;
+  }
+  if (!same) closeSync(fd);
+  return same ? fd : null;
 }
 
 /** null while the process runs (or its stat cannot be read for another reason). */
