@@ -11,7 +11,9 @@ import { namesNone, unreadableTraces, type AgentProcess, type ProcessTraces } fr
 
 export function claudeTraces(process: AgentProcess, home: string): ProcessTraces {
   const file = registryFile(home, process.pid);
-  const read = readTextFile(file);
+  let read = readTextFile(file);
+  // claude rewrites the record in place at every status change: a read may catch it half written.
+  if (read.kind === 'text' && typeof parseRegistryRecord(file, read.text) === 'string') read = readTextFile(file);
   if (read.kind === 'missing') {
     const child = process.env.CLAUDE_CODE_CHILD_SESSION && !process.env.CLAUDE_CODE_FORCE_SESSION_PERSISTENCE;
     return namesNone(child
