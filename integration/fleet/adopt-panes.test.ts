@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentPaneView, LsRecord } from '../../src/control/protocol.js';
 import { handSession, startDirectly, startInShell } from '../helpers/by-hand.js';
+import { cliPath, runCli } from '../helpers/cli.js';
 import { startFleet } from '../helpers/fleet.js';
 import { typeLine, waitForText } from '../helpers/pane.js';
 import { useSandbox } from '../helpers/sandbox.js';
@@ -79,5 +80,25 @@ describe('fleetcom adopt', () => {
     // Adopting again finds nothing left: they are the fleet's tasks now.
     const again = await fleet.cli('adopt', '--json');
     expect((JSON.parse(again.stdout) as { panes: AgentPaneView[] }).panes).toEqual([]);
+  });
+});
+
+describe('fleetcom up --adopt', () => {
+  it('adopts the agent panes of its own tmux session at start, and no other session\'s', async () => {
+    const sb = await useSandbox();
+    const dir = await sb.mkdir('home', 'w');
+    // The user's session, with claude running in a shell; up starts in a window beside it.
+    const session = await handSession(sb, 'mine', dir);
+    const mine = await startInShell(sb, session, dir, 'claude');
+    const other = await startInShell(sb, await handSession(sb, 'other', dir), dir, 'codex');
+    await waitForText(sb, mine.paneId, '? for shortcuts');
+    await waitForText(sb, other.paneId, '›');
+    await sb.tmux('new-window', '-d', '-t', `${session}:`, '--', process.execPath, cliPath, 'up', '--headless', '--adopt');
+    const ls = () => runCli(['ls', '--json'], { env: sb.env, cwd: dir });
+    const listed = await waitFor(async () => {
+      const r = await ls();
+      return r.exitCode === 0 && (JSON.parse(r.stdout) as LsRecord[]);
+    }, { what: 'the fleet to answer' });
+    expect(listed.map((t) => [t.paneId, t.harness, t.state])).toEqual([[mine.paneId, 'claude', 'running']]);
   });
 });

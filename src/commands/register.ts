@@ -43,8 +43,9 @@ export function registerCommands(program: Command, deps: Deps, dispatch: Dispatc
     .addOption(new Option('--group-by <how>', "the dashboard's grouping at start (default state or config.json)").choices(GROUP_BY))
     .option('--next-key <key>', "the prefix-table key that goes to the next task needing you ('none' disables; default N or config.json)")
     .option('--no-bell', "no terminal bell in a task's window when its turn ends or it asks for a permission")
+    .option('--adopt', 'at start, adopt every pane of its tmux session that runs an agent you started by hand (see fleetcom adopt)')
     .option('--notify-command <cmd>', 'run by /bin/sh when a task starts waiting for you, with FLEETCOM_TASK_ID, FLEETCOM_TASK_LABEL, FLEETCOM_ATTENTION, FLEETCOM_MESSAGE in its environment (or config.json)')
-    .addHelpText('after', example('  fleetcom up\n  fleetcom up --headless work\n  fleetcom up --detach --tmux-session agents\n  fleetcom up --notify-command \'notify-send fleetcom "$FLEETCOM_MESSAGE"\''))
+    .addHelpText('after', example('  fleetcom up\n  fleetcom up --adopt\n  fleetcom up --headless work\n  fleetcom up --detach --tmux-session agents\n  fleetcom up --notify-command \'notify-send fleetcom "$FLEETCOM_MESSAGE"\''))
     .action((session: string | undefined, opts) => dispatch(async () => (await up()).runUp(session, opts, deps)));
 
   program

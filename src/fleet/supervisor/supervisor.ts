@@ -2,7 +2,7 @@
 // interleave with a rerun. tmux owns the tasks' terminals; the supervisor only decides, asks
 // tmux through FleetTmux, and persists what it learned. What each request does is in
 // task-operations.ts, catching up with tmux in reconcile.ts, the shared state in fleet-state.ts.
-import type { RecipeTask, ReplyTo, Request } from '../../control/protocol.js';
+import type { RecipeTask, ReplyOf, ReplyTo, Request } from '../../control/protocol.js';
 import { FleetError } from '../../errors.js';
 import type { AttentionState, RunEvidence } from '../../harness/index.js';
 import { FleetState, type SupervisorDeps } from './fleet-state.js';
@@ -70,6 +70,11 @@ export class Supervisor {
       this.fleet.tasks.adopt(adopted.tasks, adopted.nextId);
       for (const dir of adopted.namespaces) this.fleet.namespaces.adopt(dir);
     });
+  }
+
+  /** Adopts the panes of a tmux session running agents started by hand (up --adopt). */
+  adoptPanes(session: string): Promise<ReplyOf<'adopt'>> {
+    return this.enqueue(() => this.operations.adopt(null, null, session));
   }
 
   /** A reconciliation (panes that died meanwhile get scraped) and state.json written. */
