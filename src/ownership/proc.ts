@@ -14,6 +14,8 @@ export interface ProcessPlace {
   tty: string | null;
   /** The tmux pane it runs in, from its inherited TMUX and TMUX_PANE; null outside tmux. */
   tmux: { socket: string; pane: string } | null;
+  /** What the process is, when that says more than its pid (a daemon serving many sessions). */
+  role?: string;
 }
 
 /** Is a conversation open in some process: defined here, below both readers of liveness. */
