@@ -1,6 +1,6 @@
 // After a passing `npm run test:clients -- --record`: merges the suite's notes
 // (reports/proven/*.json, see helpers/proven.ts) into src/harness/proven-clients.ts, which
-// `fleetcom explain` and README show. Plain ESM, run by clients/run.mjs.
+// `fleetcom explain` shows (README and docs/agents.md name the versions; test/docs/docs.test.ts checks them). Plain ESM, run by clients/run.mjs.
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

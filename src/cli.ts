@@ -10,7 +10,7 @@ import { reporting } from './report.js';
  * `ls` and `ls --json`, which scripts and status bars call most, start without commander:
  * these exact argument lists leave commander nothing to parse (no other word, no option
  * value), and skipping its evaluation and the command table saves ~7 ms of CPU of the 30 ms
- * that a client command may take over `node -e 0` (README, Performance).
+ * that a client command may take over `node -e 0` (docs/performance.md).
  */
 function plainRun(argv: readonly string[], deps: Deps): (() => Promise<number>) | null {
   const [command, option, ...rest] = argv;

@@ -27,8 +27,6 @@ function wholeSeconds(value: string): number {
   return Number(value);
 }
 
-const example = (lines: string) => `\nExamples:\n${lines}`;
-
 export function registerCommands(program: Command, deps: Deps, dispatch: Dispatch): void {
   program
     .command('up')
@@ -45,7 +43,6 @@ export function registerCommands(program: Command, deps: Deps, dispatch: Dispatc
     .option('--no-bell', "no terminal bell in a task's window when its turn ends or it asks for a permission")
     .option('--adopt', 'at start, adopt every pane of its tmux session that runs an agent you started by hand (see fleetcom adopt)')
     .option('--notify-command <cmd>', 'run by /bin/sh when a task starts waiting for you, with FLEETCOM_TASK_ID, FLEETCOM_TASK_LABEL, FLEETCOM_ATTENTION, FLEETCOM_MESSAGE in its environment (or config.json)')
-    .addHelpText('after', example('  fleetcom up\n  fleetcom up --adopt\n  fleetcom up --headless work\n  fleetcom up --detach --tmux-session agents\n  fleetcom up --notify-command \'notify-send fleetcom "$FLEETCOM_MESSAGE"\''))
     .action((session: string | undefined, opts) => dispatch(async () => (await up()).runUp(session, opts, deps)));
 
   program
@@ -56,14 +53,12 @@ export function registerCommands(program: Command, deps: Deps, dispatch: Dispatc
     .option('--name <name>', 'display name')
     .option('--group <group>', 'custom group')
     .passThroughOptions()
-    .addHelpText('after', example("  fleetcom run -- claude\n  fleetcom run --cwd ~/src/api --name api -- 'npm run dev'"))
     .action((words: string[], opts) => dispatch(async () => (await tasks()).runRun(words, opts, deps)));
 
   program
     .command('ls')
     .description('list tasks with their conversation ids')
     .option('--json', 'print an array of task records')
-    .addHelpText('after', example('  fleetcom ls\n  fleetcom ls --json'))
     .action((opts) => dispatch(async () => (await tasks()).runLs(opts, deps)));
 
   program
@@ -76,7 +71,6 @@ export function registerCommands(program: Command, deps: Deps, dispatch: Dispatc
     // Changes nothing: the rerun key of an older fleetcom passed it, and a fleet whose key was
     // bound before an upgrade must still rerun when the key is pressed.
     .addOption(new Option('--from-key').hideHelp())
-    .addHelpText('after', example('  fleetcom rerun 3\n  fleetcom rerun --pane %12'))
     .action((task: string | undefined, opts) => dispatch(async () => (await tasks()).runRerun(task, opts, deps)));
 
   program
@@ -85,7 +79,6 @@ export function registerCommands(program: Command, deps: Deps, dispatch: Dispatc
     .argument('[targets...]', 'panes (%N) or windows (@N) of the fleet\'s tmux server')
     .option('--all', 'adopt every pane that runs an agent and can be adopted')
     .option('--json', 'print one JSON document')
-    .addHelpText('after', example('  fleetcom adopt\n  fleetcom adopt %3 @5\n  fleetcom adopt --all'))
     .action((targets: string[], opts) => dispatch(async () => (await adopt()).runAdopt(targets, opts, deps)));
 
   program
@@ -95,7 +88,6 @@ export function registerCommands(program: Command, deps: Deps, dispatch: Dispatc
     .addOption(new Option('--from <task>').hideHelp())
     .addOption(new Option('--socket <path>').hideHelp())
     .addOption(new Option('--from-key').hideHelp())
-    .addHelpText('after', example('  fleetcom next'))
     .action((opts) => dispatch(async () => (await tasks()).runNext(opts, deps)));
 
   for (const [name, description] of [
@@ -107,7 +99,6 @@ export function registerCommands(program: Command, deps: Deps, dispatch: Dispatc
       .command(name)
       .description(description)
       .argument('<task>', 'task id, %pane or @window')
-      .addHelpText('after', example(`  fleetcom ${name} 3`))
       .action((task: string) => dispatch(async () => (await tasks()).runSimple(name, task, deps)));
   }
 
@@ -116,7 +107,6 @@ export function registerCommands(program: Command, deps: Deps, dispatch: Dispatc
     .description("set a task's display name")
     .argument('<task>', 'task id, %pane or @window')
     .argument('<name>', 'the new name (empty clears it)')
-    .addHelpText('after', example('  fleetcom rename 3 reviewer'))
     .action((task: string, name: string) => dispatch(async () => (await tasks()).runLabel('rename', task, name, deps)));
 
   program
@@ -124,7 +114,6 @@ export function registerCommands(program: Command, deps: Deps, dispatch: Dispatc
     .description("set a task's group")
     .argument('<task>', 'task id, %pane or @window')
     .argument('<group>', 'the group (empty clears it)')
-    .addHelpText('after', example('  fleetcom group 3 backend'))
     .action((task: string, group: string) => dispatch(async () => (await tasks()).runLabel('group', task, group, deps)));
 
   program
@@ -134,28 +123,24 @@ export function registerCommands(program: Command, deps: Deps, dispatch: Dispatc
     .option('--output <file>', 'write the session file here instead')
     .option('--stdout', 'print the session file instead of writing it')
     .option('--force', 'write the file even when the fleet has no tasks')
-    .addHelpText('after', example('  fleetcom save work\n  fleetcom save --output ./fleet.json\n  fleetcom save --stdout'))
     .action((name: string | undefined, opts) => dispatch(async () => (await save()).runSaveApart(name, opts, deps)));
 
   program
     .command('load')
     .description("spawn a saved session's tasks into the running fleet, with this shell's environment")
     .argument('<session>', 'a session name, or a path (/…, ./…, ../…, ~…, ….json)')
-    .addHelpText('after', example('  fleetcom load work\n  fleetcom load ./fleet.json'))
     .action((session: string) => dispatch(async () => (await load()).runLoad(session, deps)));
 
   program
     .command('sessions')
     .description('list saved sessions and recovery snapshots, newest first')
     .option('--json', 'print one JSON document')
-    .addHelpText('after', example('  fleetcom sessions\n  fleetcom sessions --json'))
     .action((opts) => dispatch(async () => (await sessions()).runSessions(opts, deps)));
 
   program
     .command('recover')
     .description('load the newest recovery snapshot not written by the running fleet (or the one named)')
     .argument('[snapshot]', 'a snapshot as listed by fleetcom sessions, or a path')
-    .addHelpText('after', example('  fleetcom recover\n  fleetcom recover 20261129-193005-4242'))
     .action((snapshot: string | undefined) => dispatch(async () => (await load()).runRecover(snapshot, deps)));
 
   program
@@ -165,13 +150,11 @@ export function registerCommands(program: Command, deps: Deps, dispatch: Dispatc
     .option('--fleet', "check the running fleet's tasks instead")
     .option('--json', 'print one JSON document')
     .option('--fix', 'rewrite entries whose conversation cannot be resumed to the bare agent command (a backup is kept beside the file)')
-    .addHelpText('after', example('  fleetcom doctor work\n  fleetcom doctor --fix ./fleet.json\n  fleetcom doctor --fleet --json'))
     .action((session: string | undefined, opts) => dispatch(async () => (await doctor()).runDoctor(session, opts, deps)));
 
   program
     .command('down')
     .description('stop every task, close their windows and stop the supervisor')
-    .addHelpText('after', example('  fleetcom down'))
     .action(() => dispatch(async () => (await tasks()).runDown(deps)));
 
   program
@@ -179,14 +162,12 @@ export function registerCommands(program: Command, deps: Deps, dispatch: Dispatc
     .description('print tmux.conf lines equivalent to the bindings up installs')
     .option('--rerun-key <key>', 'the rerun key (default r or config.json)')
     .option('--next-key <key>', 'the key that goes to the next task needing you (default N or config.json)')
-    .addHelpText('after', example('  fleetcom keys >> ~/.tmux.conf'))
     .action((opts) => dispatch(async () => (await keys()).runKeys(opts, deps)));
 
   program
     .command('config')
     .description('print the settings up runs with and where each comes from (config.json or default)')
     .option('--json', 'print one JSON object')
-    .addHelpText('after', example('  fleetcom config\n  fleetcom config --json'))
     .action((opts) => dispatch(async () => (await config()).runConfig(opts, deps)));
 
   program
@@ -197,14 +178,12 @@ export function registerCommands(program: Command, deps: Deps, dispatch: Dispatc
     .option('--id <uuid>', 'show the resume command for this conversation id')
     .option('--cwd <dir>', 'the directory the command would run in')
     .passThroughOptions()
-    .addHelpText('after', example('  fleetcom explain -- claude\n  fleetcom explain --json --id 019f5453-de22-7240-b2e5-0d32692aa6d9 -- codex'))
     .action((words: string[], opts) => dispatch(async () => (await explain()).runExplain(words, opts, deps)));
 
   program
     .command('completion')
     .description('print a shell completion script to source (bash, zsh or fish)')
     .argument('<shell>', 'bash, zsh or fish')
-    .addHelpText('after', example('  source <(fleetcom completion bash)      # in ~/.bashrc\n  source <(fleetcom completion zsh)       # in ~/.zshrc\n  fleetcom completion fish | source       # in ~/.config/fish/config.fish'))
     .action((shell: string) => dispatch(async () => (await completion()).runCompletion(shell, deps)));
 
   // The completion scripts' question: the words after `fleetcom` (after --), the last one

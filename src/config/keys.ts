@@ -1,6 +1,6 @@
 // Every key of config.json: its schema, its default and what it does. A new setting is one
 // entry here (and its flag, if it has one, in commands/register.ts); the file, `fleetcom
-// config` and the README table all follow from this list.
+// config` and docs/configuration.md (checked by test/docs/docs.test.ts) follow from this list.
 import * as z from 'zod';
 import { GROUP_BY, TMUX_KEY, type GroupBy } from './values.js';
 

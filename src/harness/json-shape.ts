@@ -1,7 +1,7 @@
 // Hand checks of the few small JSON shapes the resume core reads (hook payloads, transcript
 // and rollout records). Not zod: the harness is loaded at the start of `save`, `load` and the
 // other client commands, where evaluating zod alone costs more than such a command's whole
-// budget over `node -e 0` (README, Performance).
+// budget over `node -e 0` (docs/performance.md).
 
 export type JsonObject = Record<string, unknown>;
 

@@ -66,8 +66,8 @@ type JsonObject = Record<string, unknown>;
 const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 // The shapes below are checked by hand, not with zod: `save NAME` reads the file it replaces,
-// and zod's evaluation alone costs more than save's budget over `--version` (README,
-// Performance). Each check reports the first problem, in the order the keys are listed.
+// and zod's evaluation alone costs more than save's budget over `--version`
+// (docs/performance.md). Each check reports the first problem, in the order the keys are listed.
 
 /** A label (`group`, `name`): absent, null or a string. */
 const labelProblem = (value: unknown): string | null =>
