@@ -33,9 +33,17 @@ export function statLine(p: FakeProcess): string {
   return `${p.pid} (${p.comm ?? 'claude'}) ${after.join(' ')}\n`;
 }
 
-export function fakeProc(root: string, processes: FakeProcess[]): string {
+/** `childrenFiles: false`: a kernel without `/proc/<pid>/task/<tid>/children`. */
+export function fakeProc(root: string, processes: FakeProcess[], opts: { childrenFiles?: boolean } = {}): string {
   const proc = join(root, 'proc');
   mkdirSync(proc, { recursive: true });
+  if (opts.childrenFiles !== false) {
+    for (const p of processes) {
+      mkdirSync(join(proc, String(p.pid), 'task', String(p.pid)), { recursive: true });
+      const children = processes.filter((c) => (c.ppid ?? 1) === p.pid && c.pid !== p.pid).map((c) => c.pid);
+      writeFileSync(join(proc, String(p.pid), 'task', String(p.pid), 'children'), children.map((c) => `${c} `).join(''));
+    }
+  }
   for (const p of processes) {
     const dir = join(proc, String(p.pid));
     mkdirSync(join(dir, 'fd'), { recursive: true });

@@ -2,7 +2,7 @@
 // hand, and what each would become as a task — or why it must not become one. Reads tmux's
 // answer (passed in) and /proc; changes nothing.
 import { harnessFor, resolveHome, type AgentProcess, type HarnessName, type HeldConversation, type ProcessTraces } from '../../harness/index.js';
-import { processTree, tmuxPlaceOf, type TreeProcess } from '../../ownership/index.js';
+import { processIds, subtreeOf, tmuxPlaceOf, type TreeProcess } from '../../ownership/index.js';
 import type { PanePlace } from '../../tmux/pane-places.js';
 import { agentProcess, agentsUnder, type AgentMatch } from './agent-process.js';
 
@@ -36,12 +36,13 @@ export interface PaneAgent {
 }
 
 export function findPaneAgents(places: readonly PanePlace[], fleet: FleetView, proc: string): PaneAgent[] {
-  const tree = processTree(proc);
-  if (tree === null) throw new Error(`${proc} cannot be listed: fleetcom finds hand-started agents through it`);
+  if (processIds(proc) === null) throw new Error(`${proc} cannot be listed: fleetcom finds hand-started agents through it`);
   const found: PaneAgent[] = [];
   for (const place of places) {
     if (place.paneDead || place.panePid === null) continue;
     if (place.task !== null && place.socket === fleet.controlSocket) continue; // a task of this fleet
+    const tree = subtreeOf(proc, place.panePid);
+    if (tree === null) continue; // the pane's process ended meanwhile
     const agents = agentsUnder(proc, tree, place.panePid);
     const [match] = agents;
     if (match === undefined) continue;

@@ -3,7 +3,7 @@
 // at each reconciliation (claude rewrites its registry record on /clear: the task follows it
 // into the new conversation; its status is the task's attention).
 import { harnessFor, resolveHome } from '../../harness/index.js';
-import { liveChildrenOf, processFacts, processTree, treeProcess } from '../../ownership/index.js';
+import { processFacts, subtreeOf, treeProcess } from '../../ownership/index.js';
 import type { FleetState } from '../supervisor/fleet-state.js';
 import type { Followed } from '../supervisor/task-record.js';
 import type { Task } from '../supervisor/task.js';
@@ -27,9 +27,9 @@ export function underShell(task: Task, panePid: number | null): boolean {
  * when the shell has no child left.
  */
 export function shellChildren(proc: string, panePid: number): string | null {
-  const tree = processTree(proc);
-  if (tree === null) return `its shell's children cannot be listed (${proc})`;
-  const children = liveChildrenOf(tree, panePid);
+  const tree = subtreeOf(proc, panePid);
+  if (tree === null) return null; // the shell is gone too: nothing left to kill
+  const children = [...tree.values()].filter((c) => c.ppid === panePid && c.pid !== panePid && c.state !== 'Z' && c.state !== 'X');
   if (children.length === 0) return null;
   return children.map((c) => `pid ${c.pid} ${(processFacts(proc, c.pid).argv ?? ['?']).join(' ').slice(0, 60)}`).join(', ');
 }
@@ -48,13 +48,11 @@ export function exitHintOf(task: Task, text: string): string | null {
  */
 export async function refreshTraces(fleet: FleetState, tasks: readonly Task[], proc: string): Promise<boolean> {
   const followed = tasks.filter((t) => t.followed && t.endedAt === null && t.harness !== null && t.home !== null);
-  if (followed.length === 0) return false;
-  const tree = processTree(proc);
-  if (tree === null) return false;
   let changed = false;
   for (const task of followed) {
-    const top = tree.get(task.followed!.pid);
-    if (top === undefined || top.start !== task.followed!.start) continue;
+    const tree = subtreeOf(proc, task.followed!.pid);
+    const top = tree?.get(task.followed!.pid);
+    if (!tree || top === undefined || top.start !== task.followed!.start) continue;
     const match = agentOf(proc, top);
     if (match === null) continue;
     const process = agentProcess(proc, tree, match);

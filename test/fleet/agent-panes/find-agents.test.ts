@@ -54,8 +54,8 @@ function rollout(id: string): string {
 
 const fleet = (fields: Partial<FleetView> = {}): FleetView => ({ controlSocket: '/run/fleet.sock', tmuxSocket: TMUX, uid: UID, conversations: new Map(), ...fields });
 
-function find(processes: FakeProcess[], places: PanePlace[], view = fleet()): Map<string, PaneAgent> {
-  const found = findPaneAgents(places, view, fakeProc(t.dir, processes));
+function find(processes: FakeProcess[], places: PanePlace[], view = fleet(), childrenFiles = true): Map<string, PaneAgent> {
+  const found = findPaneAgents(places, view, fakeProc(t.dir, processes, { childrenFiles }));
   return new Map(found.map((a) => [a.place.paneId, a]));
 }
 
@@ -84,6 +84,16 @@ describe('findPaneAgents', () => {
       agent(103, 102, ['/x/vendor/codex', 'app-server', '--listen', 'unix://'], '%1', { sid: 103, open: [theirs] }),
     ], [place('%1', 100)]);
     expect(found.get('%1')).toMatchObject({ agent: 'codex', program: 'codex', pid: 101, conversation: { kind: 'id', id: CID } });
+  });
+
+  it('reads the same tree where the kernel has no children files (every stat read instead)', () => {
+    const own = rollout(CID);
+    const processes = [
+      shell(100, '%1'),
+      agent(101, 100, ['node', '/usr/local/bin/codex'], '%1', { sid: 100 }),
+      agent(102, 101, ['/x/vendor/codex'], '%1', { sid: 100, open: [own] }),
+    ];
+    expect(find(processes, [place('%1', 100)], fleet(), false).get('%1')).toMatchObject({ pid: 101, conversation: { kind: 'id', id: CID } });
   });
 
   it('follows the outer agent when claude runs another one', () => {
