@@ -1,14 +1,17 @@
 // Seeing a task's process end without tmux. tmux 3.3a misses some pane deaths (its SIGCHLD is
 // lost: the process stays a zombie, pane-died never fires, and only the 2 s reconciliation
-// noticed). Two ways, neither a tmux client nor a new process:
+// noticed). Three ways, none a tmux client or a new process:
 // - a quiet pane's terminal is watched (tty-watch.ts): tmux closing it is an event, and a
 //   fleet of idle tasks costs no wakeup at all (polling 50 of them every 100 ms was most of an
 //   idle supervisor's CPU);
 // - a pane that writes a lot (each write is an event there), or has no terminal to watch, is
-//   polled every 100 ms instead, for a second at a time: `/proc/<pid>/stat` read
-//   through a descriptor kept open. `kill(pid, 0)` cannot tell: it succeeds on a zombie,
-//   which is exactly the missed case. The kept descriptor also cannot be fooled by pid reuse:
-//   once the process is reaped, reading it fails with ESRCH whoever holds the number now.
+//   polled every 100 ms instead, for a second at a time;
+// - an adopted agent under the pane's shell is polled for as long as it runs: the terminal
+//   outlives it and its writes are no event to rely on.
+// A poll reads `/proc/<pid>/stat` through a descriptor kept open. `kill(pid, 0)` cannot tell:
+// it succeeds on a zombie, which is exactly the missed case. The kept descriptor also cannot be
+// fooled by pid reuse: once the process is reaped, reading it fails with ESRCH whoever holds
+// the number now.
 import { closeSync, openSync, readSync } from 'node:fs';
 import { fieldsOf, startTimeOf } from '../../ownership/proc.js';
 import { watchTty } from './tty-watch.js';
@@ -40,8 +43,9 @@ export interface WatchTarget {
   start?: string;
   /**
    * The terminal outlives the process (an adopted agent under the pane's shell): its closing
-   * says nothing, but what the shell writes when the agent has ended (its prompt) is a write:
-   * each write checks the process.
+   * comes too late, and writes to it are no event to wait on (measured on Linux 6.18: an
+   * inotify watch of a /dev/pts/N saw one event in 3 s of a shell's writes to it), so the
+   * process is polled for as long as it runs — one read of its stat through the kept descriptor.
    */
   outlivedByTty?: boolean;
 }
@@ -127,9 +131,8 @@ export function watchProcesses(
   };
   const arm = (key: number, entry: Entry): void => {
     entry.pollUntil = 0;
-    entry.watch = entry.tty === null ? null : watchTerminal(entry.tty, {
+    entry.watch = entry.tty === null || entry.outlivedByTty ? null : watchTerminal(entry.tty, {
       written: () => {
-        if (entry.outlivedByTty && entries.get(key) === entry && check(key, entry)) return;
         const now = Date.now();
         if (now - entry.writesSince >= 1_000) Object.assign(entry, { writes: 0, writesSince: now });
         entry.writes += 1;

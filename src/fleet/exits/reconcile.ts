@@ -23,10 +23,10 @@ export async function paneDied(fleet: FleetState, paneId: string): Promise<void>
  * tmux has not read the last of its output yet; 'gone': its window is gone (or tmux's answer
  * made no sense), which a reconciliation sorts out.
  */
-export async function processEnded(fleet: FleetState, task: Task, ending: Ending, last = true): Promise<'recorded' | 'not over' | 'gone'> {
+export async function processEnded(fleet: FleetState, task: Task, ending: Ending, attempt = Infinity): Promise<'recorded' | 'not over' | 'gone'> {
   const read = await fleet.deps.tmux.endedPane(task.paneId).catch(() => null);
   if (read === null) return 'gone';
-  if (!isOver(read.pane)) return followedEnded(fleet, task, read, ending, last);
+  if (!isOver(read.pane)) return followedEnded(fleet, task, read, ending, attempt >= FOLLOWED_READS);
   if (!read.pane.dead && ending.kind !== 'zombie') {
     // The terminal closed (or the pid is gone) before tmux reaped the process, so neither tmux
     // nor the watch has its status yet: recording now would say "status unknown" for a clean
@@ -44,8 +44,14 @@ export async function processEnded(fleet: FleetState, task: Task, ending: Ending
 /**
  * An adopted agent under a shell that outlives it: its end is the run's end though the pane
  * lives on. tmux may not have read its last output yet (its exit hint) when the process is
- * seen gone: a read without a hint is tried again unless it is the `last` try.
+ * seen gone: a read without a hint is tried again unless it is the `last` try. Few tries: an
+ * agent that printed none (no message sent) would wait through all of them — ten took 0.5 to
+ * 2 s on a loaded machine, a tmux call each — and tmux answering one read has been through its
+ * event loop, where a readable terminal is read, so the hint written before the exit is in
+ * the next read.
  */
+const FOLLOWED_READS = 2;
+
 async function followedEnded(fleet: FleetState, task: Task, read: { pane: PaneInfo; text: string }, ending: Ending, last: boolean): Promise<'recorded' | 'not over'> {
   const proc = fleet.deps.procRoot ?? PROC_ROOT;
   if (!task.followed || !underShell(task, read.pane.pid) || followedRuns(proc, task.followed)) return 'not over';

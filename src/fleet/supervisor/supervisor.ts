@@ -56,7 +56,7 @@ export class Supervisor {
     return this.enqueue(async () => {
       const task = this.fleet.tasks.get(taskId);
       if (!task || task.endedAt !== null || task.paneId === '' || !this.fleet.tasks.knowsRun(task)) return;
-      const outcome = await processEnded(this.fleet, task, ending, attempt >= ENDED_RETRIES);
+      const outcome = await processEnded(this.fleet, task, ending, attempt);
       if (outcome === 'gone') await reconcile(this.fleet);
       else if (outcome === 'not over' && attempt < ENDED_RETRIES) {
         setTimeout(() => void this.processEnded(taskId, ending, attempt + 1).catch(() => undefined), ENDED_RETRY_MS).unref();
