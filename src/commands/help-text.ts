@@ -38,6 +38,7 @@ export const COMMAND_HELP: Readonly<Record<string, CommandHelp>> = {
     examples: [
       ['fleetcom ls', 'one line a task'],
       ['fleetcom ls --json', 'one record a task, for scripts'],
+      ['fleetcom ls --all-hosts', 'this machine and every configured host'],
     ],
   },
   run: {
@@ -103,7 +104,7 @@ export const COMMAND_HELP: Readonly<Record<string, CommandHelp>> = {
     examples: [
       ['fleetcom save work', '~/.config/fleetcom/sessions/work.json'],
       ['fleetcom save --output ./fleet.json', 'a file of your choice'],
-      ['fleetcom save --stdout', 'print it instead'],
+      ['fleetcom save work --all-hosts', "with every host's tasks (docs/hosts.md)"],
     ],
   },
   load: {
@@ -111,7 +112,7 @@ export const COMMAND_HELP: Readonly<Record<string, CommandHelp>> = {
     summary: "start a saved session's tasks in the fleet",
     examples: [
       ['fleetcom load work', 'a saved session by name'],
-      ['fleetcom load ./fleet.json', 'a file'],
+      ['fleetcom load ./fleet.json', 'a file; its hosts\' parts go to their hosts'],
     ],
   },
   sessions: {
@@ -170,6 +171,14 @@ export const COMMAND_HELP: Readonly<Record<string, CommandHelp>> = {
     examples: [
       ['fleetcom config', 'each setting, its value and its source'],
       ['fleetcom config --json', 'one document'],
+    ],
+  },
+  hosts: {
+    group: 'Setup',
+    summary: 'check what each host needs to carry a fleet',
+    examples: [
+      ['fleetcom hosts check', 'ssh, fleetcom, tmux and the agents on each host'],
+      ['fleetcom hosts check --hosts gpu', 'just gpu (any command: fleetcom --host gpu …)'],
     ],
   },
   keys: {

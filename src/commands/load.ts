@@ -42,9 +42,20 @@ export async function runRecover(snapshot: string | undefined, deps: Deps): Prom
 
 async function loadInto(arg: string, deps: Deps): Promise<number> {
   const session = await readSessionArg(arg, deps);
-  const result = await ask(deps, { op: 'load', tasks: session.tasks, env: callerEnv(deps) });
-  for (const error of result.errors) deps.stderr.write(`not loaded: ${error}\n`);
-  for (const line of result.skipped ?? []) deps.stderr.write(`skipped: ${line}\n`);
-  deps.stderr.write(`loaded '${session.name}': ${result.ids.length} task(s)\n`);
-  return result.errors.length > 0 ? 1 : 0;
+  // A recipe of other hosts only needs no fleet here; each host's part goes to that host.
+  const local = session.hosts.size === 0 || session.tasks.length > 0 || session.skipped.length > 0;
+  let failed = false;
+  if (local) {
+    const result = await ask(deps, { op: 'load', tasks: session.tasks, env: callerEnv(deps) });
+    for (const error of result.errors) deps.stderr.write(`not loaded: ${error}\n`);
+    for (const line of result.skipped ?? []) deps.stderr.write(`skipped: ${line}\n`);
+    deps.stderr.write(`loaded '${session.name}': ${result.ids.length} task(s)\n`);
+    failed = result.errors.length > 0;
+  }
+  if (session.hosts.size > 0) {
+    // Its own chunk: reaching hosts reads the ssh settings, which a local load never needs.
+    const hostsFailed = await (await import('./hosts-load.js')).loadOnHosts(session.name, session.hosts, deps);
+    failed ||= hostsFailed > 0;
+  }
+  return failed ? 1 : 0;
 }

@@ -1,6 +1,5 @@
 // commander wiring: the command table (register.ts), help, and usage errors mapped to exit 2.
 // Loaded on demand by cli.ts, so that `ls` and `ls --json` start without it.
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command, CommanderError } from 'commander';
@@ -8,10 +7,9 @@ import type { Deps } from '../deps.js';
 import { COMMAND_HELP, examplesBlock, HELP_GROUPS, type HelpGroup } from './help-text.js';
 import { registerCommands, type Dispatch } from './register.js';
 
-// Two levels up from src/commands/ and from the bundle's dist/chunks/ alike.
-export const VERSION: string = JSON.parse(
-  readFileSync(new URL('../../package.json', import.meta.url), 'utf8'),
-).version;
+import { VERSION } from './version.js';
+
+export { VERSION } from './version.js';
 
 /** The guide (docs/ beside package.json: in a clone and in the installed package alike). */
 export const GUIDE_DIR: string = fileURLToPath(new URL('../../docs/', import.meta.url));
@@ -24,6 +22,8 @@ export function buildProgram(deps: Deps, dispatch: Dispatch): Command {
         'a saved, rerun or recovered agent comes back into its own conversation.',
     )
     .version(VERSION, '-V, --version', 'print the version')
+    // Taken out of the words by cli.ts before commander runs (remote/host-argv.ts); declared for --help.
+    .option('--host <host>', "run a fleet command on that host's fleet, through your ssh (or FLEETCOM_HOST)")
     .enablePositionalOptions()
     .showHelpAfterError(false)
     .exitOverride();

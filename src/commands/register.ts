@@ -14,6 +14,9 @@ const completion = () => import('./completion.js');
 const config = () => import('./config.js');
 const doctor = () => import('./doctor.js');
 const explain = () => import('./explain.js');
+const hostsLs = () => import('./hosts-ls.js');
+const hostsSave = () => import('./hosts-save.js');
+const hosts = () => import('./hosts.js');
 const keys = () => import('./keys.js');
 const load = () => import('./load.js');
 // save runs from its own one-file bundle (save-client.ts).
@@ -59,7 +62,9 @@ export function registerCommands(program: Command, deps: Deps, dispatch: Dispatc
     .command('ls')
     .description('list tasks with their conversation ids')
     .option('--json', 'print an array of task records')
-    .action((opts) => dispatch(async () => (await tasks()).runLs(opts, deps)));
+    .option('--all-hosts', 'also every configured host\'s tasks (config hosts), each record with its host')
+    .option('--hosts <list>', 'with --all-hosts: these hosts instead (comma-separated)')
+    .action((opts) => dispatch(async () => (opts.allHosts || opts.hosts !== undefined ? (await hostsLs()).runHostsLs(opts, deps) : (await tasks()).runLs(opts, deps))));
 
   program
     .command('rerun')
@@ -123,12 +128,14 @@ export function registerCommands(program: Command, deps: Deps, dispatch: Dispatc
     .option('--output <file>', 'write the session file here instead')
     .option('--stdout', 'print the session file instead of writing it')
     .option('--force', 'write the file even when the fleet has no tasks')
-    .action((name: string | undefined, opts) => dispatch(async () => (await save()).runSaveApart(name, opts, deps)));
+    .option('--all-hosts', "also every configured host's tasks (config hosts), each as its host's resume command")
+    .option('--hosts <list>', 'with --all-hosts: these hosts instead (comma-separated)')
+    .action((name: string | undefined, opts) => dispatch(async () => (opts.allHosts || opts.hosts !== undefined ? (await hostsSave()).runHostsSave(name, opts, deps) : (await save()).runSaveApart(name, opts, deps))));
 
   program
     .command('load')
     .description("spawn a saved session's tasks into the running fleet, with this shell's environment")
-    .argument('<session>', 'a session name, or a path (/…, ./…, ../…, ~…, ….json)')
+    .argument('<session>', 'a session name, or a path (/…, ./…, ../…, ~…, ….json), or - for stdin')
     .action((session: string) => dispatch(async () => (await load()).runLoad(session, deps)));
 
   program
@@ -149,8 +156,21 @@ export function registerCommands(program: Command, deps: Deps, dispatch: Dispatc
     .argument('[session]', 'a session name, or a path (/…, ./…, ../…, ~…, ….json)')
     .option('--fleet', "check the running fleet's tasks instead")
     .option('--json', 'print one JSON document')
-    .option('--fix', 'rewrite entries whose conversation cannot be resumed to the bare agent command (a backup is kept beside the file)')
+    .option('--fix', 'rewrite entries whose conversation cannot be resumed to the bare agent command, and those naming a codex subagent thread to its root (a backup is kept beside the file)')
     .action((session: string | undefined, opts) => dispatch(async () => (await doctor()).runDoctor(session, opts, deps)));
+
+  program
+    .command('hosts')
+    .description('check what each host needs to carry a fleet: ssh, the same fleetcom, tmux, the agents')
+    .argument('[action]', 'check (the only one, the default)')
+    .option('--hosts <list>', 'these hosts instead of config hosts (comma-separated)')
+    .option('--json', 'print one JSON document')
+    .action((action: string | undefined, opts) => dispatch(async () => (await hosts()).runHostsCheck(action, opts, deps)));
+
+  // The remote half of `hosts check`: this machine's facts, for the fleetcom that asks over ssh.
+  program
+    .command('_host-report', { hidden: true })
+    .action(() => dispatch(async () => (await hosts()).runHostReport(deps)));
 
   program
     .command('down')

@@ -6,7 +6,7 @@ import { removeFile, writeFileAtomicSync } from '../fs-safety.js';
 import type { FleetUiContext } from '../fleet/lifecycle/fleet-ui.js';
 import { labelOf, type Task } from '../fleet/supervisor/task.js';
 import { quoteShell } from '../harness/index.js';
-import { abbreviateDir, listSessions, normalizeSessionName, readSession, saveNamed, skippedMessage } from '../sessions/index.js';
+import { abbreviateDir, hostsLeftMessage, listSessions, normalizeSessionName, readSession, saveNamed, skippedMessage } from '../sessions/index.js';
 import { capturePanes, displayPopup, lastWindow } from '../tmux/screens.js';
 import { displayMessage } from '../tmux/sessions.js';
 import { selectWindow } from '../tmux/windows.js';
@@ -91,7 +91,8 @@ async function loadChoices(deps: ActionDeps): Promise<LoadChoice[]> {
 
 async function load(choice: LoadChoice, deps: ActionDeps): Promise<string> {
   const session = await readSession(choice.file, { sessionDir: deps.sessionDir, home: deps.home, cwd: deps.cwd });
-  const skipped = session.skipped.map(skippedMessage);
+  const left = hostsLeftMessage(session);
+  const skipped = [...session.skipped.map(skippedMessage), ...(left === null ? [] : [left])];
   const result = await deps.fleet.handle({ op: 'load', tasks: session.tasks, env: deps.env });
   const held = result.skipped ?? [];
   for (const line of [...skipped, ...result.errors, ...held]) deps.log(`load: ${line}`);

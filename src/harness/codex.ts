@@ -1,54 +1,32 @@
 import * as path from 'node:path';
 import type { CorrelationContext, Harness } from './harness.js';
+import { codexConversationOf, findRollout, FIRST_LINE_MAX, rolloutId, rolloutsIn, sessionMeta, threadKind, threadOfRollout } from './codex-rollouts.js';
 import { isValidId, v7TimeMs } from './ids.js';
 import { quoteShell, tomlBasicString } from './quote.js';
 import { lastHint } from './scrape.js';
-import { listDir, readFirstLine, readTextFile } from './fs-read.js';
+import { readTextFile } from './fs-read.js';
 import { isJsonObject } from './json-shape.js';
 import { inWindow, soleCandidate, utcDateFolders, WINDOW_MS } from './store-window.js';
 import { agentProgram, namesNone, unreadableTraces, type AgentProcess, type ProcessTraces } from './probe.js';
-import type { AgentDetection, InstrumentInput, InstrumentPlan, RunEvidence } from './types.js';
+import { codexSignal } from './attention.js';
+import { readCodexRoute } from './codex-route.js';
+import { homeFromVariable } from './home-rules.js';
+import type { AgentDetection, InstrumentInput, InstrumentPlan, RunEvidence, StoredConversation } from './types.js';
 
 // codex: no way to choose the id; a notify override appends each turn's payload to the capture
-// file, and the id that counts is the last one whose rollout exists (8.3). Rollouts live in
-// `<home>/sessions/YYYY/MM/DD/rollout-<time>-<v7 id>.jsonl`.
-
-/** The longest first line of a rollout fleetcom reads. */
-export const FIRST_LINE_MAX = 64 * 1024;
-
-/** The id of a rollout file name `rollout-*-<id>.jsonl`, or null. */
-export function rolloutId(name: string): string | null {
-  const prefix = 'rollout-';
-  const suffix = '.jsonl';
-  if (!name.startsWith(prefix) || !name.endsWith(suffix)) return null;
-  const stem = name.slice(0, -suffix.length);
-  if (stem.length < prefix.length + 1 + 36 || stem[stem.length - 37] !== '-') return null;
-  const id = stem.slice(-36);
-  return isValidId(id) ? id : null;
-}
+// file, and the id that counts is the last one whose rollout exists and is a user thread (8.3,
+// 9.5): the title thread has no rollout, a subagent's thread has one that says so
+// (codex-rollouts.ts), and both notify like the user's.
 
 /** Date folders 8.3 probes: UTC spawn day − 2 … end-of-run day + 1. */
-function dateFolders(evidence: RunEvidence, now: number): string[] {
-  return utcDateFolders(evidence.spawnedAt, evidence.endedAt ?? now, 2, 1);
-}
-
-/** Every rollout file in the probed folders: its path and id. */
 function rollouts(evidence: RunEvidence, now: number): Array<{ file: string; id: string }> {
-  const found: Array<{ file: string; id: string }> = [];
-  for (const folder of dateFolders(evidence, now)) {
-    const dir = path.join(evidence.home, 'sessions', ...folder.split('/'));
-    for (const entry of listDir(dir)) {
-      const id = entry.isFile() ? rolloutId(entry.name) : null;
-      if (id !== null) found.push({ file: path.join(dir, entry.name), id });
-    }
-  }
-  return found;
+  return rolloutsIn(evidence.home, utcDateFolders(evidence.spawnedAt, evidence.endedAt ?? now, 2, 1));
 }
 
 function instrument(detection: AgentDetection, input: InstrumentInput): InstrumentPlan {
   const pinnedId = detection.form === 'resume' ? detection.targetId : null;
-  const route = input.codexRoute;
-  if (route.kind === 'opaque') return { suffix: '', env: {}, pinnedId };
+  const route = input.codexRoute ?? readCodexRoute(input.home);
+  if (route.kind === 'opaque') return { suffix: '', env: {}, pinnedId, captures: false };
   const script = path.join(input.namespace, 'codex-notify.sh');
   return {
     suffix: ` -c ${quoteShell(`notify=[${tomlBasicString(script)}]`)}`,
@@ -57,6 +35,7 @@ function instrument(detection: AgentDetection, input: InstrumentInput): Instrume
       FLEETCOM_NOTIFY_CHAIN: route.kind === 'chain' ? route.argv.join('\n') : '',
     },
     pinnedId,
+    captures: true,
   };
 }
 
@@ -77,42 +56,30 @@ function parseCapture(text: string): string[] {
   return ids;
 }
 
-/** 8.3: the thread-id of the last payload whose rollout exists under the task's home. */
+/**
+ * 8.3 and 9.5: the thread-id of the last payload whose rollout exists under the task's home
+ * and is a user thread. A subagent's turn notifies after its parent's (measured on 0.171.0),
+ * so without the second check the task would switch to the subagent's thread.
+ */
 function captureId(evidence: RunEvidence, now: number): string | null {
   if (evidence.captureFile === null) return null;
   const file = readTextFile(evidence.captureFile);
   if (file.kind !== 'text') return null;
   const ids = parseCapture(file.text);
   if (ids.length === 0) return null;
-  const existing = new Set(rollouts(evidence, now).map((rollout) => rollout.id));
+  const existing = new Map(rollouts(evidence, now).map((rollout) => [rollout.id, rollout.file]));
   for (let i = ids.length - 1; i >= 0; i--) {
     const id = ids[i];
-    if (id !== undefined && existing.has(id)) return id;
+    const rollout = id === undefined ? undefined : existing.get(id);
+    if (rollout !== undefined && threadOfRollout(rollout).kind === 'user') return id ?? null;
   }
   return null;
 }
 
-/** A rollout's first record (`session_meta`): the cwd it names and whose thread it is; null when unreadable. */
-export function rolloutMeta(file: string): { cwd: unknown; subagent: boolean } | null {
-  const line = readFirstLine(file, FIRST_LINE_MAX);
-  if (line === null) return null;
-  let value: unknown;
-  try {
-    value = JSON.parse(line);
-  } catch {
-    return null;
-  }
-  const payload = isJsonObject(value) ? value.payload : undefined;
-  if (!isJsonObject(payload)) return null;
-  const source = payload.thread_source;
-  const subagent = source === 'subagent' || (typeof source === 'object' && source !== null && 'subagent' in source);
-  return { cwd: payload.cwd, subagent };
-}
-
-/** The first record names this cwd exactly and is not a subagent's thread. */
+/** The first record names this cwd exactly and is a user thread. */
 function firstRecordMatches(file: string, cwd: string): boolean {
-  const meta = rolloutMeta(file);
-  return meta !== null && meta.cwd === cwd && !meta.subagent;
+  const meta = sessionMeta(file, FIRST_LINE_MAX);
+  return meta !== null && meta.cwd === cwd && threadKind(meta).kind === 'user';
 }
 
 /** 8.5: v7 time between spawn − 30 s and the end of the run, first record for this cwd. */
@@ -141,14 +108,14 @@ function codexTraces(process: AgentProcess, home: string): ProcessTraces {
   const root = path.join(home, 'sessions') + path.sep;
   const isRollout = (file: string) => file.startsWith(root) && rolloutId(path.basename(file)) !== null;
   const held = [...new Set(process.open.files.filter(isRollout))];
-  const threads = held.map((file) => ({ file, id: rolloutId(path.basename(file))!, meta: rolloutMeta(file) }));
-  const unread = threads.filter((t) => t.meta === null);
-  if (unread.length > 0) return namesNone(`the first record of the rollout it holds open, ${unread[0]!.file}, cannot be read`);
-  const own = threads.filter((t) => !t.meta!.subagent);
+  const threads = held.map((file) => ({ file, id: rolloutId(path.basename(file))!, thread: threadOfRollout(file) }));
+  const unread = threads.find((t) => t.thread.kind === 'unknown');
+  if (unread) return namesNone(`the first record of the rollout it holds open, ${unread.file}, cannot be read`);
+  const own = threads.filter((t) => t.thread.kind === 'user');
   const [only] = own;
   if (own.length === 1 && only) return { conversation: { kind: 'id', id: only.id, from: `the rollout it holds open, ${only.file}` }, attention: null };
   if (own.length > 1) return namesNone(`it holds ${own.length} conversations open (${own.map((t) => t.id).join(', ')}): which is its own cannot be told`);
-  if (threads.length > 0) return namesNone('it holds only subagent threads open, never a conversation of its own');
+  if (threads.length > 0) return namesNone('it holds only subagent threads (children of another thread) open, never a conversation of its own');
   const daemon = process.open.daemonFiles.find((held) => isRollout(held.file));
   if (daemon) {
     return namesNone(
@@ -159,11 +126,19 @@ function codexTraces(process: AgentProcess, home: string): ProcessTraces {
   return namesNone('it holds no rollout open (codex writes it at the first message; a codex on the shared app-server daemon holds none itself)');
 }
 
+function stored(home: string, _cwd: string, id: string): StoredConversation {
+  const file = findRollout(home, id);
+  const root = path.join(home, 'sessions');
+  return file === null ? { found: false, path: root, why: `no codex rollout for ${id} under ${root}` } : { found: true, path: file };
+}
+
 export const codex: Harness = {
   name: 'codex',
-  selector: 'resume',
-  homeVar: 'CODEX_HOME',
-  homeDir: '.codex',
+  selectors: ['resume'],
+  isId: isValidId,
+  idShape: 'a lowercase 8-4-4-4-12 uuid',
+  home: homeFromVariable('codex', 'CODEX_HOME', '.codex'),
+  assets: [],
   instrument,
   parseCapture,
   captureId,
@@ -172,4 +147,11 @@ export const codex: Harness = {
   correlate,
   resumable: () => true,
   probe: { program: (argv, dirs) => agentProgram('codex', argv, dirs), traces: codexTraces },
+  conversationOf: codexConversationOf,
+  stored,
+  // codex keeps its rollout open for the whole session (measured on 0.171.0: the native binary
+  // holds `sessions/…/rollout-…-<id>.jsonl` open after the first turn, its subagents' beside it).
+  ownership: { kind: 'open-file', file: findRollout, looksLike: (target) => target.endsWith('.jsonl') && target.includes('/rollout-') },
+  warnings: () => [],
+  attention: { file: 'capture', signal: codexSignal, conversationFromCapture: true },
 };

@@ -5,6 +5,16 @@
 
 export type JsonObject = Record<string, unknown>;
 
+/** `text` as a JSON object, or null when it is not JSON or not an object (a torn line, garbage). */
+export function jsonObjectOf(text: string): JsonObject | null {
+  try {
+    const value: unknown = JSON.parse(text);
+    return isJsonObject(value) ? value : null;
+  } catch {
+    return null;
+  }
+}
+
 /** A JSON object: not null, not an array. */
 export function isJsonObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

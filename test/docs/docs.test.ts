@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { buildProgram } from '../../src/commands/program.js';
 import { configKeys } from '../../src/config/keys.js';
 import { CLAUDE_PARENT_MARKERS } from '../../src/harness/claude-parent.js';
+import { AGENT_HOME_VARS } from '../../src/harness/names.js';
 import { PROVEN_CLIENTS } from '../../src/harness/proven-clients.js';
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
@@ -75,7 +76,7 @@ function sources(dir = join(repo, 'src')): string[] {
 
 /**
  * The environment variables fleetcom reads or sets, found in src/: `env.NAME` / `env['NAME']`
- * reads, the agents' home variables, `$NAME` and `${NAME-…}` in the shell scripts it writes,
+ * reads, the agents' home variables (harness/names.ts), `$NAME` and `${NAME-…}` in the shell scripts it writes,
  * `FLEETCOM_*: value` in the environments it builds, claude's session markers it removes, and
  * the variables config keys may be set by.
  */
@@ -84,7 +85,6 @@ function environmentVariables(): Map<string, string> {
   const patterns = [
     /\benv\??\.([A-Z][A-Z0-9_]+)\b/g,
     /\benv\[['"]([A-Z][A-Z0-9_]+)['"]\]/g,
-    /homeVar: '([A-Z][A-Z0-9_]+)'/g,
     /\$([A-Z][A-Z0-9_]{2,})\b/g,
     /\$\{([A-Z][A-Z0-9_]+)[-%:]/g,
     /\b(FLEETCOM_[A-Z0-9_]+):/g,
@@ -94,6 +94,7 @@ function environmentVariables(): Map<string, string> {
     for (const pattern of patterns) for (const m of text.matchAll(pattern)) if (!found.has(m[1]!)) found.set(m[1]!, relative(repo, file));
   }
   for (const name of [...CLAUDE_PARENT_MARKERS, 'CLAUDE_BG_']) if (!found.has(name)) found.set(name, 'src/harness/claude-parent.ts');
+  for (const name of AGENT_HOME_VARS) if (!found.has(name)) found.set(name, 'src/harness/names.ts');
   for (const spec of Object.values(configKeys) as { env?: string }[]) if (spec.env !== undefined && !found.has(spec.env)) found.set(spec.env, 'src/config/keys.ts');
   return found;
 }

@@ -190,3 +190,28 @@ describe('grok: the conversation its argv names', () => {
     [['--resume', 'latest'], /not a conversation id/],
   ])('%j names none', (args, why) => expect(grok(...args).conversation).toMatchObject({ kind: 'none', why: expect.stringMatching(why) }));
 });
+
+describe('gemini and opencode: only their argv names a conversation', () => {
+  const SES = 'ses_dccbe66c4ffeR0KvdX3rqoJ33Q';
+  const run = (agent: HarnessName, argv: string[]) => traces(agent, process({ argv }), '/nowhere').conversation;
+  it.each([
+    ['gemini', ['node', '/usr/local/bin/gemini', '--session-id', ID], ID],
+    ['gemini', ['node', '/usr/local/bin/gemini', '-r', ID, '--model', 'x'], ID],
+    ['opencode', ['opencode', '-s', SES], SES],
+    ['opencode', ['/opt/opencode/bin/opencode', `--session=${SES}`], SES],
+  ] as const)('%s %j names %s', (agent, argv, id) => expect(run(agent, [...argv])).toEqual({ kind: 'id', id, from: 'its argv' }));
+
+  it.each([
+    ['gemini', ['gemini'], /names no conversation \(gemini's session files name no process; its exit hint will tell\)/],
+    ['gemini', ['gemini', '--resume', 'latest'], /"latest", not a conversation id/],
+    ['opencode', ['opencode'], /names no conversation \(opencode's database names no process of a session; its exit hint will tell\)/],
+    ['opencode', ['opencode', '--continue'], /names no conversation/],
+    ['opencode', ['opencode', '-s', ID], /not a conversation id/],
+  ] as const)('%s %j names none', (agent, argv, why) => expect(run(agent, [...argv])).toMatchObject({ kind: 'none', why: expect.stringMatching(why) }));
+
+  it('are the agents their programs run', () => {
+    expect(harnessFor('gemini').probe.program(['node', '/usr/local/bin/gemini'], ['/usr/local/bin'])).toBe('gemini');
+    expect(harnessFor('opencode').probe.program(['opencode', '-s', SES], [])).toBe('opencode');
+    expect(harnessFor('opencode').probe.program(['gemini'], [])).toBeNull();
+  });
+});

@@ -199,6 +199,23 @@ export function watchProcesses(
   };
 }
 
+/** A watch that sees nothing: for a system without Linux's proc tree (macOS). */
+export const BLIND_WATCH: ProcessWatch = { checkNow: () => 0, refresh: () => undefined, stop: () => undefined };
+
+/**
+ * Whether this system has the proc tree the watch reads. Without it every `/proc/<pid>/stat`
+ * fails to open, which the watch would take for "gone" for every task, read each pane again
+ * and again; exits are then heard by the pane-died hook and the reconciliation alone.
+ */
+export function canWatchProcesses(proc = '/proc'): boolean {
+  try {
+    closeSync(openSync(`${proc}/self/stat`, 'r'));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** A descriptor of the process's stat; null (gone) when it cannot be opened or another process has that pid now. */
 function openStat(pid: number, start: string | undefined, buffer: Buffer): number | null {
   let fd: number;
