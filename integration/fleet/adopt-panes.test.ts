@@ -80,6 +80,18 @@ describe('fleetcom adopt', () => {
     // Adopting again finds nothing left: they are the fleet's tasks now.
     const again = await fleet.cli('adopt', '--json');
     expect((JSON.parse(again.stdout) as { panes: AgentPaneView[] }).panes).toEqual([]);
+
+    // The agent that is its pane's own process ends like any task: the pane dies (kept by
+    // remain-on-exit), the hint names the conversation, and a rerun respawns it there.
+    const directTask = tasks.get(direct.paneId)!;
+    await typeLine(sb, direct.paneId, '/exit');
+    expect(await fleet.waitTask(directTask.id, (t) => t.state === 'exited', 'the direct claude exited')).toMatchObject({ idSource: 'exit-hint', conversationId: claudeId });
+    expect((await sb.tmux('display-message', '-p', '-t', direct.paneId, '#{pane_dead}')).trim()).toBe('1');
+    const rerun = await fleet.cli('rerun', String(directTask.id));
+    expect(rerun.exitCode, rerun.stderr).toBe(0);
+    const resumed = await waitFor(async () => (await sb.agentStarts())[4], { what: 'the rerun to start claude' });
+    expect([resumed.agent, resumed.argv.slice(0, 2)]).toEqual(['claude', ['--resume', claudeId]]);
+    expect((await fleet.task(directTask.id)).paneId).toBe(direct.paneId);
   });
 });
 
