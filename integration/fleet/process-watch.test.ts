@@ -188,7 +188,7 @@ describe('the process watch of an adopted agent under its shell', () => {
     await waitFor(() => state(pid) === 'S', { what: 'the child to wait' });
     const told: Ending[] = [];
     const target = { pid, tty: '/dev/pts/0', start: startOf(pid), outlivedByTty: true };
-    watch = watchProcesses(() => new Map([[1, target]]), (_key, ending) => told.push(ending), { everyMs: 20, watchTerminal });
+    watch = watchProcesses(() => new Map([[1, target]]), (_key, ending) => told.push(ending), { everyMs: 3_600_000, followEveryMs: 20, watchTerminal });
     expect(armed).toEqual([]);
     child.stdin?.end('go\n');
     await waitFor(() => told.length > 0, { what: 'the ending seen by the poll' });
