@@ -25,6 +25,8 @@ import { TMUX_KEY } from '../config/values.js';
 export interface UpOptions extends Partial<Settings> {
   headless?: boolean;
   detach?: boolean;
+  /** Adopt every pane of the tmux session that runs an agent started by hand. */
+  adopt?: boolean;
   tmuxSession?: string;
   tmuxSocket?: string;
   /** From `--no-bell`: commander gives true unless the flag is there. */
@@ -61,6 +63,7 @@ export async function runUp(session: string | undefined, opts: UpOptions, deps: 
       : (context: FleetUiContext) => dashboard.startDashboard({ ...context, grouping, idleMs, input: process.stdin, output: process.stdout, stderr: deps.stderr });
     return runFleet(deps, {
       rerunKey: settings.rerunKey, idleMs, nextKey: settings.nextKey, bell, notifyCommand: settings.notifyCommand, load, ui,
+      adoptPanes: opts.adopt === true,
     });
   }
   if (opts.headless) throw new UsageError('--headless runs only inside tmux (the supervisor needs a pane)');
@@ -91,6 +94,7 @@ async function startOutside(session: string | undefined, opts: UpOptions, settin
   const cli = cliPaths();
   const argv = [cli.node, cli.script, 'up', '--rerun-key', settings.rerunKey, '--idle-seconds', String(settings.idleSeconds),
     '--group-by', settings.groupBy, '--next-key', settings.nextKey, ...(opts.bell === false ? ['--no-bell'] : []),
+    ...(opts.adopt ? ['--adopt'] : []),
     ...(settings.notifyCommand !== null ? ['--notify-command', settings.notifyCommand] : []), ...(session ? [session] : [])];
   await newSession(tmux, { name, cwd: deps.cwd, argv, env: windowEnv(env, global, {}), path: env.PATH });
   await waitForFleet(files.socket, name);

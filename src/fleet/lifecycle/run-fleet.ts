@@ -46,6 +46,8 @@ export interface FleetOptions {
   load: RecipeTask[];
   /** The user interface (the dashboard), or null: log lines go to stderr. */
   ui: StartUi | null;
+  /** Adopt the panes of this tmux session running agents started by hand (up --adopt). */
+  adoptPanes?: boolean;
 }
 
 type Stop = { down: boolean; code: number };
@@ -194,6 +196,10 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
 
   try {
     await adoptLeftTasks(supervisor, tmux, { sessionId, files, root, env, cwd: deps.cwd, now: deps.now(), log }, start);
+    if (opts.adoptPanes) {
+      const taken = await supervisor.adoptPanes(sessionId);
+      for (const pane of taken.refused) log(`not adopted: pane ${pane.paneId}: ${pane.why ?? 'refused'}`);
+    }
     await watchers.follow();
     watchers.dropIdle();
     await setUpServer(tmux, { pane, read: start, keys, mark: { socket: files.socket, me }, log });
