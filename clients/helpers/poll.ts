@@ -1,8 +1,7 @@
 // The suite's polls: the one waitFor (integration/helpers/wait-for.ts) at intervals that leave
 // the 2 cores to the real clients. Its default 20 ms suits in-process checks; here a task poll
-// is `fleetcom ls --json`, a Node start of ~0.2 s CPU (measured: 0.14 s user + 0.06 s sys), so
-// a 20 ms loop kept one core busy for as long as a test waited on a task, beside the clients
-// it waited for. A pane poll is a tmux client (~5 ms).
+// is `fleetcom ls --json`, a Node start of ~0.2 s CPU (measured: 0.14 s user + 0.06 s sys), and
+// a 20 ms loop starts the next as soon as one has answered. A pane poll is a tmux client (~5 ms).
 import type { Fleet } from '../../integration/helpers/fleet.js';
 import { paneText } from '../../integration/helpers/pane.js';
 import type { Sandbox } from '../../integration/helpers/sandbox.js';
