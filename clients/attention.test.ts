@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientsOf } from './helpers/clients.js';
 import { clientProcess, REPLY_MS, START_MS, submit, waitForText } from './helpers/drive.js';
-import { waitFor } from '../integration/helpers/wait-for.js';
+import { waitFor, waitTask } from './helpers/poll.js';
 import { useClientWorld } from './helpers/world.js';
 import { HOLD_MARK, REPLY_MARK, startMockApi, TOOL_CALL_MARK, type MockApi } from './mock-api.js';
 
@@ -29,12 +29,12 @@ describe.each(clientsOf('claude').slice(0, 1))('$agent $version (Node $node): at
     const events = String(proc.env.FLEETCOM_CAPTURE_FILE).replace(/\.json$/, '.events');
 
     // SessionStart: a fresh prompt waits for the user.
-    const fresh = await w.fleet.waitTask(id, (t) => t.attention === 'waiting', 'waiting at the fresh prompt', START_MS);
+    const fresh = await waitTask(w.fleet, id, (t) => t.attention === 'waiting', 'waiting at the fresh prompt', START_MS);
     await waitForText(w.sb, task.paneId, '❯', START_MS);
 
     // UserPromptSubmit while the mock holds the reply: working, for as long as it is held.
     await submit(w.sb, task.paneId, `hello ${HOLD_MARK}`);
-    const working = await w.fleet.waitTask(id, (t) => t.attention === 'working', 'working while the reply is held', REPLY_MS);
+    const working = await waitTask(w.fleet, id, (t) => t.attention === 'working', 'working while the reply is held', REPLY_MS);
     expect(Date.parse(working.attentionSince ?? '')).toBeGreaterThanOrEqual(Date.parse(fresh.attentionSince ?? ''));
     await waitFor(() => api.held() > 0, { what: 'the turn to reach the mock', timeout: REPLY_MS });
     expect((await w.fleet.task(id)).attention).toBe('working');
@@ -42,12 +42,12 @@ describe.each(clientsOf('claude').slice(0, 1))('$agent $version (Node $node): at
 
     // Stop: the turn is over.
     await waitForText(w.sb, task.paneId, REPLY_MARK, REPLY_MS);
-    await w.fleet.waitTask(id, (t) => t.attention === 'waiting', 'waiting after the reply', REPLY_MS);
+    await waitTask(w.fleet, id, (t) => t.attention === 'waiting', 'waiting after the reply', REPLY_MS);
 
     // A Bash tool call: claude asks, and its Notification permission_prompt (~6 s later) says so.
     await submit(w.sb, task.paneId, `please ${TOOL_CALL_MARK}`);
     await waitForText(w.sb, task.paneId, 'Do you want to proceed?', REPLY_MS);
-    await w.fleet.waitTask(id, (t) => t.attention === 'permission', 'permission', REPLY_MS);
+    await waitTask(w.fleet, id, (t) => t.attention === 'permission', 'permission', REPLY_MS);
 
     // The events file is the run's own (0600); the prompts went nowhere else fleetcom writes.
     expect(statSync(events).mode & 0o777).toBe(0o600);

@@ -8,7 +8,7 @@ import { clientsOf } from './helpers/clients.js';
 import {
   clientProcess, paneText, REPLY_MS, savedCommands, START_MS, submit, waitExited, waitForPayloads, waitForText, waitReady,
 } from './helpers/drive.js';
-import { waitFor } from '../integration/helpers/wait-for.js';
+import { waitFor, waitTask } from './helpers/poll.js';
 import { flagValue } from './helpers/proc.js';
 import { proven } from './helpers/proven.js';
 import { recordExit } from './helpers/record.js';
@@ -44,10 +44,10 @@ function transcriptUserRecords(w: ClientWorld, id: string): number | null {
   return transcriptText(w, id).split('\n').filter((l) => l.includes('"type":"user"')).length;
 }
 
-describe.each(clientsOf('claude'))('$agent $version (Node $node) under fleetcom', (client) => {
+describe.concurrent.each(clientsOf('claude'))('$agent $version (Node $node) under fleetcom', (client) => {
   const VERSION = client.version;
-  it('pins and captures the same id, scrapes the exit hint after a message, saves and resumes it', async () => {
-    const w = await useClientWorld(client, api);
+  it('pins and captures the same id, scrapes the exit hint after a message, saves and resumes it', async (t) => {
+    const w = await useClientWorld(client, api, { test: t });
     const { task, proc } = await runClaude(w);
 
     // The pin (what claude was really given) and the SessionStart capture agree, before any message.
@@ -70,7 +70,7 @@ describe.each(clientsOf('claude'))('$agent $version (Node $node) under fleetcom'
     await submit(w.sb, task.paneId, 'hello from fleetcom');
     await waitForText(w.sb, task.paneId, REPLY_MARK, REPLY_MS);
     await waitFor(() => transcriptUserRecords(w, pin!)! > 0, { what: 'a user record in the transcript' });
-    const talked = await w.fleet.waitTask(task.id, (t) => t.conversationId === pin, 'the pinned id as its conversation');
+    const talked = await waitTask(w.fleet, task.id, (t) => t.conversationId === pin, 'the pinned id as its conversation');
     expect(talked.idSource).toBe('capture');
 
     // /exit prints the hint; fleetcom scrapes it.
@@ -101,13 +101,13 @@ describe.each(clientsOf('claude'))('$agent $version (Node $node) under fleetcom'
     expect(capture2).not.toBe(capture);
     const [restart] = await waitForPayloads(capture2!, (p) => p.some((x) => x.hook_event_name === 'SessionStart'), 'SessionStart on resume', START_MS);
     expect(restart).toMatchObject({ session_id: pin, hook_event_name: 'SessionStart', source: 'resume' });
-    const back = await w.fleet.waitTask(task.id, (t) => t.state !== 'exited' && t.conversationId === pin, 'the same conversation');
+    const back = await waitTask(w.fleet, task.id, (t) => t.state !== 'exited' && t.conversationId === pin, 'the same conversation');
     expect(back.idSource).toBe('capture');
     proven(client, 'capture', 'SessionStart hook: `startup`, `resume` on rerun; counts from the first message');
   });
 
-  it("starts as its own session from a caller that is inside claude (the caller's markers dropped)", async () => {
-    const w = await useClientWorld(client, api);
+  it("starts as its own session from a caller that is inside claude (the caller's markers dropped)", async (t) => {
+    const w = await useClientWorld(client, api, { test: t });
     const jobDir = await w.sb.mkdir('parent-job');
     const { task, proc } = await runClaude(w, {
       CLAUDECODE: '1', CLAUDE_CODE_ENTRYPOINT: 'cli', CLAUDE_CODE_SESSION_ID: '5d0c2b8e-3f7a-4c1e-9b2d-7e6f5a4b3c2d',
@@ -125,8 +125,8 @@ describe.each(clientsOf('claude'))('$agent $version (Node $node) under fleetcom'
     proven(client, 'parent markers', 'dropped from a caller inside claude: the task writes its transcript and hint');
   });
 
-  it('keeps plain `claude` when it exits without a message (amendment 8.2)', async () => {
-    const w = await useClientWorld(client, api);
+  it('keeps plain `claude` when it exits without a message (amendment 8.2)', async (t) => {
+    const w = await useClientWorld(client, api, { test: t });
     const { task, proc } = await runClaude(w);
     const pin = flagValue(proc.argv, '--session-id');
     expect(pin).toMatch(UUID);

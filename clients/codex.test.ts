@@ -3,7 +3,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { waitFor } from '../integration/helpers/wait-for.js';
+import { waitFor, waitTask } from './helpers/poll.js';
 import type { LsRecord } from '../src/control/protocol.js';
 import { clientsOf } from './helpers/clients.js';
 import {
@@ -79,10 +79,10 @@ async function exitCodex(w: ClientWorld, task: LsRecord): Promise<{ exited: LsRe
   return { exited, text: await paneText(w.sb, task.paneId) };
 }
 
-describe.each(clientsOf('codex'))('$agent $version under fleetcom', (client) => {
+describe.concurrent.each(clientsOf('codex'))('$agent $version under fleetcom', (client) => {
   const VERSION = client.version;
-  it('captures the real thread id despite the title notify, scrapes the same from the exit, saves and resumes it', async () => {
-    const w = await useClientWorld(client, api);
+  it('captures the real thread id despite the title notify, scrapes the same from the exit, saves and resumes it', async (t) => {
+    const w = await useClientWorld(client, api, { test: t });
     const { task, capture } = await runCodex(w);
     const { main, title } = await talk(w, task, capture, 'hello from fleetcom', 1);
 
@@ -96,7 +96,7 @@ describe.each(clientsOf('codex'))('$agent $version under fleetcom', (client) => 
     expect(rollouts(w, String(title?.['thread-id']))).toHaveLength(0);
     const first = JSON.parse(readFileSync(rollouts(w, thread)[0]!, 'utf8').split('\n')[0]!) as { type: string; payload: Payload };
     expect(first).toMatchObject({ type: 'session_meta', payload: { id: thread, cwd: w.project } });
-    const talked = await w.fleet.waitTask(task.id, (t) => t.conversationId === thread, 'the captured thread id');
+    const talked = await waitTask(w.fleet, task.id, (t) => t.conversationId === thread, 'the captured thread id');
     proven(client, 'capture', 'notify: the thread-id of the last payload with a rollout (the title thread has none)');
     expect(talked.idSource).toBe('capture');
 
@@ -121,14 +121,14 @@ describe.each(clientsOf('codex'))('$agent $version under fleetcom', (client) => 
     const next = await talk(w, again, capture2!, 'and once more', 2);
     expect(next.main['thread-id']).toBe(thread);
     expect(inputs(next.main)).toEqual(['hello from fleetcom', 'and once more']);
-    const back = await w.fleet.waitTask(task.id, (t) => t.state !== 'exited' && t.conversationId === thread, 'the same thread');
+    const back = await waitTask(w.fleet, task.id, (t) => t.state !== 'exited' && t.conversationId === thread, 'the same thread');
     expect(back.idSource).toBe('capture');
     const second = await exitCodex(w, again);
     expect(second.exited).toMatchObject({ conversationId: thread, idSource: 'exit-hint' });
   });
 
-  it('a subagent thread (one spawn_agent call) never becomes the task\'s conversation; a recipe naming it resumes the user thread', async () => {
-    const w = await useClientWorld(client, api);
+  it('a subagent thread (one spawn_agent call) never becomes the task\'s conversation; a recipe naming it resumes the user thread', async (t) => {
+    const w = await useClientWorld(client, api, { test: t });
     const { task, capture } = await runCodex(w);
     const message = `please ${DELEGATE_MARK} this`;
     await waitReady(w.sb, task.paneId);
@@ -174,8 +174,8 @@ describe.each(clientsOf('codex'))('$agent $version under fleetcom', (client) => 
     await exitCodex(w, again);
   });
 
-  it("chains to the user's own notifier, which still receives every payload", async () => {
-    const w = await useClientWorld(client, api, { userNotifier: true });
+  it("chains to the user's own notifier, which still receives every payload", async (t) => {
+    const w = await useClientWorld(client, api, { userNotifier: true, test: t });
     const { task, proc, capture } = await runCodex(w);
     expect(proc.env.FLEETCOM_NOTIFY_CHAIN, "fleetcom's notifier is told the user's program").toContain(w.userNotifier!.program);
 
@@ -187,7 +187,7 @@ describe.each(clientsOf('codex'))('$agent $version under fleetcom', (client) => 
     }, { what: "the user's notifier to receive both payloads" });
     // The very payloads fleetcom captured, byte for byte as JSON.
     expect(userLines.find((l) => l['thread-id'] === thread)).toEqual(main);
-    await w.fleet.waitTask(task.id, (t) => t.conversationId === thread, 'the captured thread id');
+    await waitTask(w.fleet, task.id, (t) => t.conversationId === thread, 'the captured thread id');
 
     const { exited } = await exitCodex(w, task);
     expect(exited).toMatchObject({ conversationId: thread, idSource: 'exit-hint' });

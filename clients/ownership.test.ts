@@ -5,7 +5,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { waitFor } from '../integration/helpers/wait-for.js';
+import { waitFor, waitTask } from './helpers/poll.js';
 import { clientsOf } from './helpers/clients.js';
 import { REPLY_MS, START_MS, submit, waitExited, waitForText, waitReady } from './helpers/drive.js';
 import { useClientWorld } from './helpers/world.js';
@@ -37,9 +37,9 @@ function registryRecords(home: string): RegistryRecord[] {
   });
 }
 
-describe.each(clientsOf('claude'))('$agent $version (Node $node): a conversation open in another window', (client) => {
-  it('is named by doctor (pid, terminal, pane) and skipped by load, which starts the rest', async () => {
-    const w = await useClientWorld(client, api);
+describe.concurrent.each(clientsOf('claude'))('$agent $version (Node $node): a conversation open in another window', (client) => {
+  it('is named by doctor (pid, terminal, pane) and skipped by load, which starts the rest', async (t) => {
+    const w = await useClientWorld(client, api, { test: t });
     const home = w.sb.env.CLAUDE_CONFIG_DIR!;
 
     // A conversation with a message, ended: fleetcom knows its id from the exit hint.
@@ -79,7 +79,7 @@ describe.each(clientsOf('claude'))('$agent $version (Node $node): a conversation
     await waitFor(() => !registryRecords(home).some((r) => r.sessionId === id), { what: 'the record removed at exit', timeout: START_MS });
     const later = await w.fleet.cli('load', recipe);
     expect(later.stderr).not.toContain('skipped:');
-    const resumed = await w.fleet.waitTask(3, (t) => t.command === `claude --resume '${id}'`, 'the resumed task');
+    const resumed = await waitTask(w.fleet, 3, (t) => t.command === `claude --resume '${id}'`, 'the resumed task');
     await waitReady(w.sb, resumed.paneId);
   });
 });

@@ -5,7 +5,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { waitFor } from '../integration/helpers/wait-for.js';
+import { waitFor, waitTask } from './helpers/poll.js';
 import { backgroundAgents, claudeCli } from './helpers/background.js';
 import { clientsOf } from './helpers/clients.js';
 import {
@@ -24,8 +24,8 @@ beforeAll(async () => {
 afterAll(() => api?.close());
 
 describe.each(clientsOf('claude'))('$agent $version (Node $node): a parked conversation', (client) => {
-  it("keeps the task on the pane's own conversation while the fork runs in the background", async () => {
-    const w = await useClientWorld(client, api);
+  it("keeps the task on the pane's own conversation while the fork runs in the background", async (t) => {
+    const w = await useClientWorld(client, api, { test: t });
     // A user hook (the user's settings.json, merged by claude with fleetcom's overlay) logs
     // every SessionStart, the worker's included: the signal that the worker has run its hooks.
     const startLog = join(w.sb.dir, 'session-starts.log');
@@ -42,7 +42,7 @@ describe.each(clientsOf('claude'))('$agent $version (Node $node): a parked conve
     await waitReady(w.sb, task.paneId);
     await submit(w.sb, task.paneId, 'hello from fleetcom');
     await waitForText(w.sb, task.paneId, REPLY_MARK, REPLY_MS);
-    await w.fleet.waitTask(task.id, (t) => t.conversationId === pin, 'the pinned conversation');
+    await waitTask(w.fleet, task.id, (t) => t.conversationId === pin, 'the pinned conversation');
 
     // `←` at the idle prompt parks the conversation: a background session with another id.
     await pressKeys(w.sb, task.paneId, 'Left');
@@ -71,8 +71,8 @@ function recordsParkedJobs(version: string): boolean {
 }
 
 describe.each(clientsOf('claude').filter((c) => recordsParkedJobs(c.version)))('$agent $version (Node $node): a parked job', (client) => {
-  it('is shown by ls, attached to by rerun while it runs, and its conversation resumed once it has ended', async () => {
-    const w = await useClientWorld(client, api);
+  it('is shown by ls, attached to by rerun while it runs, and its conversation resumed once it has ended', async (t) => {
+    const w = await useClientWorld(client, api, { test: t });
     const r = await w.fleet.cli('run', '--cwd', w.project, '--', 'claude');
     expect(r.exitCode, r.stderr).toBe(0);
     const task = await w.fleet.task(r.stdout.trim());
@@ -83,7 +83,7 @@ describe.each(clientsOf('claude').filter((c) => recordsParkedJobs(c.version)))('
     await waitForText(w.sb, task.paneId, REPLY_MARK, REPLY_MS);
 
     await pressKeys(w.sb, task.paneId, 'Left');
-    const parked = await w.fleet.waitTask(task.id, (t) => t.parkedJob?.alive === true && t.parkedJob.sessionId !== null, 'a live parked job', START_MS);
+    const parked = await waitTask(w.fleet, task.id, (t) => t.parkedJob?.alive === true && t.parkedJob.sessionId !== null, 'a live parked job', START_MS);
     const [job] = await backgroundAgents(w);
     expect(parked.parkedJob).toEqual({ id: job?.id, sessionId: job?.sessionId, alive: true });
     expect(job?.sessionId).not.toBe(pin);
@@ -111,7 +111,7 @@ describe.each(clientsOf('claude').filter((c) => recordsParkedJobs(c.version)))('
 
     // Once the job has ended, rerun resumes the job's own conversation: the user's latest work.
     await claudeCli(w, 'stop', job!.id);
-    await w.fleet.waitTask(task.id, (t) => t.parkedJob?.alive === false, 'the job ended', START_MS);
+    await waitTask(w.fleet, task.id, (t) => t.parkedJob?.alive === false, 'the job ended', START_MS);
     await waitFor(async () => {
       if ((await w.fleet.task(task.id)).state === 'exited') return true;
       await pressKeys(w.sb, task.paneId, 'C-c', 'C-c');

@@ -2,10 +2,10 @@
 // left behind. Every wait polls with a generous deadline; none sleeps.
 import { readFile } from 'node:fs/promises';
 import type { Fleet } from '../../integration/helpers/fleet.js';
-import { paneText, pressKeys, waitForText } from '../../integration/helpers/pane.js';
+import { paneText, pressKeys } from '../../integration/helpers/pane.js';
 import type { Sandbox } from '../../integration/helpers/sandbox.js';
-import { waitFor } from '../../integration/helpers/wait-for.js';
 import type { LsRecord } from '../../src/control/protocol.js';
+import { waitFor, waitForText, waitTask } from './poll.js';
 import { descendants, type ProcInfo } from './proc.js';
 
 /** Real clients start in seconds, but a loaded 2-core machine can take much longer. */
@@ -33,13 +33,38 @@ export async function waitReady(sb: Sandbox, pane: string): Promise<void> {
 /**
  * Types `text` and submits it. The text is typed first and Enter is pressed only once the
  * client shows it: codex reads a burst of keys followed at once by Enter as a paste (the
- * Enter becomes part of it and nothing is sent).
+ * Enter becomes part of it and nothing is sent). gemini turns an Enter that comes within 30 ms
+ * of the last typed key into a newline (its `bufferFastReturn`), which the echo does not rule
+ * out: with `submitted` (what the pane shows once the text has gone), Enter is pressed again
+ * each second until it holds (an Enter on gemini's empty prompt does nothing).
  */
-export async function submit(sb: Sandbox, pane: string, text: string): Promise<void> {
+export async function submit(sb: Sandbox, pane: string, text: string, submitted?: (paneText: string) => boolean): Promise<void> {
   const before = countOf(await paneText(sb, pane), text);
   await sb.tmux('send-keys', '-t', pane, '-l', text);
   await waitFor(async () => countOf(await paneText(sb, pane), text) > before, { what: `pane ${pane} to echo ${text}`, timeout: START_MS });
   await pressKeys(sb, pane, 'Enter');
+  if (!submitted) return;
+  let pressed = Date.now();
+  await waitFor(async () => {
+    if (submitted(await paneText(sb, pane))) return true;
+    if (Date.now() - pressed >= 1_000) {
+      await pressKeys(sb, pane, 'Enter');
+      pressed = Date.now();
+    }
+    return false;
+  }, { what: `pane ${pane} to take ${text}`, timeout: START_MS }).catch(async (e: Error) => {
+    throw new Error(`${e.message}\n--- pane ${pane} ---\n${await paneText(sb, pane).catch(() => '(gone)')}`);
+  });
+}
+
+/**
+ * Presses `key`, waits for the client's `again` prompt (e.g. gemini's `Press Ctrl+C again to
+ * exit.`, shown for 3 s), and presses it once more: the second press counts only while it shows.
+ */
+export async function pressTwice(sb: Sandbox, pane: string, key: string, again: string): Promise<void> {
+  await pressKeys(sb, pane, key);
+  await waitForText(sb, pane, again, START_MS);
+  await pressKeys(sb, pane, key);
 }
 
 function countOf(haystack: string, needle: string): number {
@@ -88,7 +113,7 @@ export function waitForPayloads(
 
 /** Waits for the task to have exited (its text scraped); shows the pane on timeout. */
 export async function waitExited(sb: Sandbox, fleet: Fleet, task: LsRecord): Promise<LsRecord> {
-  return fleet.waitTask(task.id, (t) => t.state === 'exited', 'exited', START_MS).catch(async (e: Error) => {
+  return waitTask(fleet, task.id, (t) => t.state === 'exited', 'exited', START_MS).catch(async (e: Error) => {
     throw new Error(`${e.message}\n--- pane ${task.paneId} ---\n${await paneText(sb, task.paneId).catch(() => '(gone)')}`);
   });
 }

@@ -4,7 +4,7 @@
 import { expect } from 'vitest';
 import { startFleet } from '../../integration/helpers/fleet.js';
 import { processAlive } from '../../integration/helpers/sandbox.js';
-import { waitFor } from '../../integration/helpers/wait-for.js';
+import { waitFor, waitTask } from './poll.js';
 import type { LsRecord } from '../../src/control/protocol.js';
 import { REPLY_MS, START_MS, paneText, savedCommands, submit, waitExited, waitForText } from './drive.js';
 import type { ClientWorld } from './world.js';
@@ -17,6 +17,8 @@ export interface RoundTrip {
   ready: string;
   /** How long its start and a turn may take (opencode: ~30 s each on 2 loaded cores, more at load 25). */
   startMs?: number;
+  /** What the pane shows once a typed message has been taken (see drive.ts `submit`). */
+  submitted?: (paneText: string) => boolean;
   /** Types what exits it. */
   exit(w: ClientWorld, task: LsRecord): Promise<void>;
   /** Whether a recorded request carries `text` as an earlier turn. */
@@ -26,7 +28,7 @@ export interface RoundTrip {
 async function turn(w: ClientWorld, task: LsRecord, how: RoundTrip, message: string): Promise<void> {
   await waitForText(w.sb, task.paneId, how.ready, how.startMs ?? START_MS);
   const replies = w.api.replies.length;
-  await submit(w.sb, task.paneId, message);
+  await submit(w.sb, task.paneId, message, how.submitted);
   const timeout = Math.max(how.startMs ?? 0, REPLY_MS);
   await waitFor(() => w.api.replies.some((r, i) => i >= replies && r.startsWith(REPLY_MARK)), { what: `the mock to answer ${message}`, timeout }).catch(async (e: Error) => {
     throw new Error(`${e.message}\n--- pane ${task.paneId} ---\n${await paneText(w.sb, task.paneId).catch(() => '(gone)')}`);
@@ -61,6 +63,6 @@ export async function roundTrip(w: ClientWorld, agent: string, how: RoundTrip) {
   await turn(w, back!, how, 'which word did I ask you to remember');
   const later = w.api.requests.slice(before);
   expect(later.some((q) => how.requestHas(q.body, 'remember the word lighthouse')), 'a request after the load carries the earlier turn').toBe(true);
-  const resumed = await fresh.waitTask(back!.id, (t) => t.conversationId === id, 'the resumed conversation');
+  const resumed = await waitTask(fresh, back!.id, (t) => t.conversationId === id, 'the resumed conversation');
   return { exited, text, saved, resumed, fresh };
 }

@@ -4,14 +4,15 @@
 //
 //   const api = await startMockApi();                   // once per file
 //   const w = await useClientWorld(client, api);        // per test, cleaned up after it
+//   it.concurrent('…', async (t) => { const w = await useClientWorld(client, api, { test: t }); })
 //   const id = await w.fleet.run('claude');
 import { execFileSync } from 'node:child_process';
 import { chmod, copyFile, mkdir, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { startFleet, type Fleet } from '../../integration/helpers/fleet.js';
-import { useSandbox, type Sandbox } from '../../integration/helpers/sandbox.js';
+import { createSandbox, type Sandbox } from '../../integration/helpers/sandbox.js';
 import { MOCK_MODEL, type MockApi } from '../mock-api.js';
-import { onTestFinished } from 'vitest';
+import { onTestFinished, type TestContext } from 'vitest';
 import { stopBackground } from './background.js';
 import type { InstalledClient } from './clients.js';
 
@@ -30,10 +31,17 @@ export interface ClientWorld {
 export interface WorldOptions {
   /** Give codex's config.toml a user `notify` program (see writeUserNotifier). */
   userNotifier?: boolean;
+  /**
+   * The test's own context, for a test that runs concurrently with others of its file: vitest
+   * ties the global onTestFinished to no test then, so the cleanup registers on the context.
+   */
+  test?: Pick<TestContext, 'onTestFinished'>;
 }
 
 export async function useClientWorld(client: InstalledClient, api: MockApi, opts: WorldOptions = {}): Promise<ClientWorld> {
-  const sb = await useSandbox();
+  const finished = opts.test?.onTestFinished ?? onTestFinished;
+  const sb = await createSandbox();
+  finished(() => sb.cleanup());
   // The sandbox's env object is the one its tmux runner and the fleet use: change it in place.
   // fleetcom itself runs on this Node (its paths are absolute); the client on the Node it needs.
   Object.assign(sb.env, {
@@ -63,7 +71,7 @@ export async function useClientWorld(client: InstalledClient, api: MockApi, opts
   const fleet = await startFleet(sb);
   const world = { client, sb, fleet, project, api, userNotifier };
   // Before the sandbox goes: claude's daemon and workers outlive the tmux server.
-  if (client.agent === 'claude') onTestFinished(() => stopBackground(world));
+  if (client.agent === 'claude') finished(() => stopBackground(world));
   return world;
 }
 

@@ -11,7 +11,7 @@ export interface ProvenClient {
   channels: Readonly<Record<string, string>>;
 }
 
-export const PROVEN_ON = {"date":"2026-11-30","tmux":"tmux 3.3a","platform":"linux x64"} as const;
+export const PROVEN_ON = {"date":"2026-12-02","tmux":"tmux 3.3a","platform":"linux x64"} as const;
 
 export const PROVEN_CLIENTS: readonly ProvenClient[] = [
   {
@@ -36,7 +36,7 @@ export const PROVEN_CLIENTS: readonly ProvenClient[] = [
       "exit hint": "`claude --settings <namespace>/claude-settings.json --resume <id>` after a message; scraped",
       "no message": "no hint; the task resumes as plain `claude`",
       "parent markers": "dropped from a caller inside claude: the task writes its transcript and hint",
-      "parked conversation": "`←` forks it into a background job; the worker's SessionStart (`fork`, a new id) is ignored",
+      "parked conversation": "`←` forks it into a background job; the worker's SessionStart (`startup`, a new id) is ignored",
       "parked job": "registry `parkedJobId`: ls shows it; rerun attaches (`claude attach <short>`) while it runs, resumes its fork once ended",
       "pin": "`--session-id <uuid>` honoured; SessionStart `startup` names it before any message"
     }
@@ -47,7 +47,30 @@ export const PROVEN_CLIENTS: readonly ProvenClient[] = [
     "node": "v20.20.2",
     "channels": {
       "capture": "notify: the thread-id of the last payload with a rollout (the title thread has none)",
-      "exit hint": "`codex resume <id>` after a completed turn; scraped (`Session ID:` never)"
+      "exit hint": "`codex resume <id>` after a completed turn; scraped (`Session ID:` never)",
+      "subagent thread": "a spawn_agent subagent's notify (after the user thread's, no `client`) is skipped: its rollout says `thread_source: \"subagent\"`"
+    }
+  },
+  {
+    "agent": "gemini",
+    "version": "0.61.0",
+    "node": "v20.20.2",
+    "channels": {
+      "exit hint": "`To resume this session: gemini --resume <id>` at Ctrl-C twice or `/quit` (also with no message, when no file exists: not counted); scraped",
+      "pin": "`--session-id <uuid>` honoured; the session file appears at the first message",
+      "resume": "save, tmux server killed, load: `gemini --resume <id>` continues the conversation (the earlier turn is in the next request)",
+      "store": "session-<time>-<id8>.jsonl under .gemini/tmp/<project>/chats/, first record sessionId + projectHash; counts with a typed message"
+    }
+  },
+  {
+    "agent": "opencode",
+    "version": "1.18.33",
+    "node": "v20.20.2",
+    "channels": {
+      "capture": "fleetcom's plugin (OPENCODE_CONFIG_CONTENT, merged over the user's config): session.created/updated of a parent-less session",
+      "exit hint": "`Continue  opencode -s <id>` after a session exists; scraped",
+      "resume": "save, tmux server killed, load: `opencode -s <id>` continues the session (the earlier turn is in the next request)",
+      "store": "the session table of its SQLite database (WAL) read by fleetcom: id, no parent_id, directory = cwd"
     }
   }
 ];
