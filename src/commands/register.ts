@@ -44,6 +44,7 @@ export function registerCommands(program: Command, deps: Deps, dispatch: Dispatc
     .option('--next-key <key>', "the prefix-table key that goes to the next task needing you ('none' disables; default N or config.json)")
     .option('--no-bell', "no terminal bell in a task's window when its turn ends or it asks for a permission")
     .option('--notify-command <cmd>', 'run by /bin/sh when a task starts waiting for you, with FLEETCOM_TASK_ID, FLEETCOM_TASK_LABEL, FLEETCOM_ATTENTION, FLEETCOM_MESSAGE in its environment (or config.json)')
+    .option('--hosts <list>', "the hosts whose tasks the dashboard shows and next goes to, comma-separated (default: config.json hosts; '' none)")
     .action((session: string | undefined, opts) => dispatch(async () => (await up()).runUp(session, opts, deps)));
 
   program
