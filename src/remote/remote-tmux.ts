@@ -61,9 +61,15 @@ export async function runRemoteTmux(link: HostLink, target: RemoteTarget, args: 
   return run.stdout;
 }
 
-/** The target's screen as it is now (its visible lines, no escape sequences). */
+/**
+ * Lines kept above the screen: a finished pane's `Pane is dead` line scrolls its last output up
+ * there (measured, tmux 3.3a), as a pane made smaller does.
+ */
+export const PEEK_HISTORY_LINES = 30;
+
+/** The target's screen as it is now, with the lines just above it (no escape sequences). */
 export function captureRemotePane(link: HostLink, target: RemoteTarget, deadlineMs: number): Promise<string> {
-  return runRemoteTmux(link, target, ['capture-pane', '-p', '-t', target.paneId], deadlineMs);
+  return runRemoteTmux(link, target, ['capture-pane', '-p', '-S', `-${PEEK_HISTORY_LINES}`, '-t', target.paneId], deadlineMs);
 }
 
 /** Makes the target's window the current one of its session there (what an attached client shows). */
