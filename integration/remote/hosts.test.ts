@@ -218,7 +218,8 @@ describe.skipIf(hostsUnavailable !== null)('fleets on several hosts', () => {
 
     // A client, for the peek's popup; what it draws is kept in a typescript file.
     const drawn = join(w.local.dir, 'client.typescript');
-    const client = execa('script', ['-qfec', `tmux -S '${w.local.socket}' attach-session -t '${fleet.session}'`, drawn], {
+    // As large as the fleet's window, so the popup holds the finished pane's lines above its `Pane is dead`.
+    const client = execa('script', ['-qfec', `stty rows 50 cols 160; tmux -S '${w.local.socket}' attach-session -t '${fleet.session}'`, drawn], {
       env: { ...w.local.env, TERM: 'xterm-256color' }, extendEnv: false, stdin: 'pipe', stdout: 'ignore', stderr: 'ignore', reject: false,
     });
     try {
