@@ -65,3 +65,20 @@ export async function stopBackground(w: ClientWorld): Promise<void> {
   }
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 }
+
+/**
+ * codex run plain starts an app-server daemon (setsid) that outlives its TUI and the tmux
+ * server: the world kills every codex process whose environment has its HOME, by pid.
+ */
+export function killCodexDaemons(home: string): void {
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      if (!readFileSync(`/proc/${name}/environ`, 'utf8').split('\0').includes(`HOME=${home}`)) continue;
+      const argv = readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0');
+      if (argv.some((a) => /(^|\/)codex$/.test(a))) process.kill(Number(name), 'SIGKILL');
+    } catch {
+      // gone meanwhile
+    }
+  }
+}

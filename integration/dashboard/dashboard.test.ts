@@ -3,6 +3,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { handSession, startDirectly } from '../helpers/by-hand.js';
 import { startFleet } from '../helpers/fleet.js';
 import { pressKeys, typeLine } from '../helpers/pane.js';
 import type { Sandbox } from '../helpers/sandbox.js';
@@ -94,6 +95,15 @@ describe('the dashboard in a real tmux pane', () => {
     await pressKeys(sb, dash, 'Enter');
     await waitForScreen(sb, dash, /^fleetcom {3}\d+ running · 0 idle · \d+ done/m, 'the list again');
     await waitFor(async () => (await fleet.ls()).length === 6, { what: 'the loaded tasks' });
+
+    // a lists the panes running agents started by hand; Enter adopts the chosen one.
+    const hand = await startDirectly(sb, await handSession(sb, 'work', sb.dir), sb.dir, ['claude', '--model', 'opus']);
+    await waitFor(async () => (await sb.agentStarts()).length > 0, { what: 'claude started by hand' });
+    await pressKeys(sb, dash, 'a');
+    await waitForScreen(sb, dash, new RegExp(`^› \\${hand.paneId} work:${hand.windowId} {2}claude \\d+ {2}`, 'm'), 'the agent pane in the chooser');
+    await pressKeys(sb, dash, 'Enter');
+    await waitForScreen(sb, dash, new RegExp(`adopted pane \\${hand.paneId} as task 7`), 'the adoption in the status line');
+    expect((await fleet.task(7)).harness).toBe('claude');
 
     // Q asks, then y takes the fleet down like `fleetcom down`.
     await pressKeys(sb, dash, 'Q');

@@ -173,6 +173,39 @@ describe('the process watch of a pane that writes', () => {
   });
 });
 
+describe('the process watch of an adopted agent under its shell', () => {
+  const startOf = (pid: number) => {
+    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return text.slice(text.lastIndexOf(')') + 2).split(' ')[19] ?? '';
+  };
+
+  it('polls the agent, since the terminal its shell keeps open says nothing of its end', async () => {
+    const armed: TtyWatchEvents[] = [];
+    const watchTerminal = (_tty: string, events: TtyWatchEvents) => (armed.push(events), { close: () => undefined });
+    const child = spawn('sh', ['-c', 'read line; exit 4'], { stdio: ['pipe', 'ignore', 'ignore'] });
+    parents.push(child);
+    const pid = child.pid as number;
+    await waitFor(() => state(pid) === 'S', { what: 'the child to wait' });
+    const told: Ending[] = [];
+    const target = { pid, tty: '/dev/pts/0', start: startOf(pid), outlivedByTty: true };
+    watch = watchProcesses(() => new Map([[1, target]]), (_key, ending) => told.push(ending), { everyMs: 3_600_000, followEveryMs: 20, watchTerminal });
+    expect(armed).toEqual([]);
+    child.stdin?.end('go\n');
+    await waitFor(() => told.length > 0, { what: 'the ending seen by the poll' });
+    expect([{ kind: 'zombie', exitStatus: 4 }, { kind: 'gone' }]).toContainEqual(told[0]);
+  });
+
+  it('calls a pid gone when the process holding it now started at another tick', async () => {
+    const child = spawn('sleep', ['600']);
+    parents.push(child);
+    const pid = child.pid as number;
+    await waitFor(() => state(pid) === 'S', { what: 'sleep to run' });
+    const told: Ending[] = [];
+    watch = watchProcesses(() => new Map([[1, { pid, tty: null, start: '1' }]]), (_key, ending) => told.push(ending), { everyMs: 3_600_000 });
+    expect(told).toEqual([{ kind: 'gone' }]);
+  });
+});
+
 describe('watchTty', () => {
   it('refuses what is not a pts path, and calls a pts that is gone closed', async () => {
     const events = { written: () => undefined, closed: () => undefined };

@@ -140,6 +140,15 @@ export const COMMAND_HELP: Readonly<Record<string, CommandHelp>> = {
       ['fleetcom doctor --fleet --json', "the running fleet's tasks, as JSON"],
     ],
   },
+  adopt: {
+    group: 'Agents',
+    summary: 'take over agents you started by hand in tmux',
+    examples: [
+      ['fleetcom adopt', 'list them: what each would become, or why not'],
+      ['fleetcom adopt %3 @5', 'make the agents in pane %3 and window @5 tasks'],
+      ['fleetcom adopt --all', 'every agent pane that can be adopted'],
+    ],
+  },
   next: {
     group: 'Agents',
     summary: 'go to the next task that needs you',

@@ -9,6 +9,7 @@ export type Dispatch = (run: () => Promise<number>) => void;
 
 // Each command's module is imported when that command runs, so `--version`, `--help` and the
 // small commands do not load the supervisor, the dashboard or chokidar (cold start).
+const adopt = () => import('./adopt.js');
 const completion = () => import('./completion.js');
 const config = () => import('./config.js');
 const doctor = () => import('./doctor.js');
@@ -43,6 +44,7 @@ export function registerCommands(program: Command, deps: Deps, dispatch: Dispatc
     .addOption(new Option('--group-by <how>', "the dashboard's grouping at start (default state or config.json)").choices(GROUP_BY))
     .option('--next-key <key>', "the prefix-table key that goes to the next task needing you ('none' disables; default N or config.json)")
     .option('--no-bell', "no terminal bell in a task's window when its turn ends or it asks for a permission")
+    .option('--adopt', 'at start, adopt every pane of its tmux session that runs an agent you started by hand (see fleetcom adopt)')
     .option('--notify-command <cmd>', 'run by /bin/sh when a task starts waiting for you, with FLEETCOM_TASK_ID, FLEETCOM_TASK_LABEL, FLEETCOM_ATTENTION, FLEETCOM_MESSAGE in its environment (or config.json)')
     .option('--hosts <list>', "the hosts whose tasks the dashboard shows and next goes to, comma-separated (default: config.json hosts; '' none)")
     .action((session: string | undefined, opts) => dispatch(async () => (await up()).runUp(session, opts, deps)));
@@ -76,6 +78,14 @@ export function registerCommands(program: Command, deps: Deps, dispatch: Dispatc
     // bound before an upgrade must still rerun when the key is pressed.
     .addOption(new Option('--from-key').hideHelp())
     .action((task: string | undefined, opts) => dispatch(async () => (await tasks()).runRerun(task, opts, deps)));
+
+  program
+    .command('adopt')
+    .description('make agents you started by hand in tmux panes tasks, into their own conversations (without a target: list them)')
+    .argument('[targets...]', 'panes (%N) or windows (@N) of the fleet\'s tmux server')
+    .option('--all', 'adopt every pane that runs an agent and can be adopted')
+    .option('--json', 'print one JSON document')
+    .action((targets: string[], opts) => dispatch(async () => (await adopt()).runAdopt(targets, opts, deps)));
 
   program
     .command('next')

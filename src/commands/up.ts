@@ -29,6 +29,8 @@ export interface UpOptions extends Partial<Omit<Settings, 'hosts'>> {
   hosts?: string;
   headless?: boolean;
   detach?: boolean;
+  /** Adopt every pane of the tmux session that runs an agent started by hand. */
+  adopt?: boolean;
   tmuxSession?: string;
   tmuxSocket?: string;
   /** From `--no-bell`: commander gives true unless the flag is there. */
@@ -70,6 +72,7 @@ export async function runUp(session: string | undefined, opts: UpOptions, deps: 
       });
     return runFleet(deps, {
       rerunKey: settings.rerunKey, idleMs, nextKey: settings.nextKey, bell, notifyCommand: settings.notifyCommand, load, ui, hosts,
+      adoptPanes: opts.adopt === true,
     });
   }
   if (opts.headless) throw new UsageError('--headless runs only inside tmux (the supervisor needs a pane)');
@@ -100,6 +103,7 @@ async function startOutside(session: string | undefined, opts: UpOptions, settin
   const cli = cliPaths();
   const argv = [cli.node, cli.script, 'up', '--rerun-key', settings.rerunKey, '--idle-seconds', String(settings.idleSeconds),
     '--group-by', settings.groupBy, '--next-key', settings.nextKey, ...(opts.bell === false ? ['--no-bell'] : []),
+    ...(opts.adopt ? ['--adopt'] : []),
     ...(settings.notifyCommand !== null ? ['--notify-command', settings.notifyCommand] : []),
     ...(opts.hosts !== undefined ? ['--hosts', opts.hosts] : []), ...(session ? [session] : [])];
   await newSession(tmux, { name, cwd: deps.cwd, argv, env: windowEnv(env, global, {}), path: env.PATH });

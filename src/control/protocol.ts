@@ -7,12 +7,14 @@ import { PROTOCOL_VERSION, type Reply } from './reply.js';
 import type { ReplyOf } from './replies.js';
 
 export { KEEPALIVE_MS, PROTOCOL_VERSION, type Reply } from './reply.js';
-export type { LsRecord, ReplyOf } from './replies.js';
+export type { AgentPaneView, LsRecord, ReplyOf } from './replies.js';
 
 const env = z.record(z.string(), z.string());
 /** A task id (`3`), a pane id (`%12`) or a window id (`@7`). */
 const taskRef = z.string().regex(/^(\d+|%\d+|@\d+)$/, 'expected a task id, %pane or @window');
 const label = z.string().nullable();
+/** A pane (`%12`) or a window (`@7`) of the fleet's tmux server. */
+const paneRef = z.string().regex(/^(%\d+|@\d+)$/, 'expected %pane or @window');
 
 /** A task's agent homes (absolute paths): only these variables, so a recipe cannot set others. */
 const agentHomes = z.partialRecord(z.enum(AGENT_HOME_VARS), z.string().startsWith('/'));
@@ -36,6 +38,10 @@ export const requestSchema = z.discriminatedUnion('op', [
   // Go to the next task that needs the user; `from` is where the user is (a task ref or null).
   // wrap false: null instead of going round to the first again (the hosts' tasks come between).
   z.object({ op: z.literal('next'), from: taskRef.nullable(), client: z.string().min(1).nullable(), wrap: z.boolean().optional() }),
+  // Panes running agents someone started by hand; `caller`: the tmux server socket of the asking
+  // shell ($TMUX), so a pane id named from another server is never taken for one of the fleet's.
+  z.object({ op: z.literal('adoptable'), caller: z.string().nullable() }),
+  z.object({ op: z.literal('adopt'), targets: z.array(paneRef).min(1).nullable(), caller: z.string().nullable() }),
 ]);
 export type Request = z.infer<typeof requestSchema>;
 export type Op = Request['op'];

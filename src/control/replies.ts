@@ -7,7 +7,7 @@ import type { IdSource } from '../harness/types.js';
 import { bool, int, list, nothing, nullable, object, oneOf, optional, record, ShapeError, str, type Check, type Checked } from './shape.js';
 
 const HARNESS_NAMES = Object.fromEntries(NAMES.map((name) => [name, true])) as Record<HarnessName, true>;
-const ID_SOURCES: Record<Exclude<IdSource, 'correlation'>, true> = { 'exit-hint': true, capture: true, pinned: true };
+const ID_SOURCES: Record<Exclude<IdSource, 'correlation'>, true> = { 'exit-hint': true, capture: true, process: true, pinned: true };
 const ATTENTIONS: Record<Attention, true> = { working: true, waiting: true, permission: true };
 
 /** The task record of `ls --json`: every key present, so scripts need not guess. */
@@ -56,6 +56,35 @@ const agentHomes: Check<Partial<Record<AgentHomeVar, string>>> = (v, path = '') 
   return homes;
 };
 
+/**
+ * A pane running an agent someone started by hand (`fleetcom adopt`), and what it would
+ * become as a task — or why it never will (`adoptable` false, `why` says it).
+ */
+export const agentPaneCheck = object({
+  paneId: str,
+  windowId: str,
+  session: str,
+  agent: nullable(oneOf(HARNESS_NAMES)),
+  pid: nullable(int),
+  /** The task's command: the agent's program word. */
+  command: nullable(str),
+  cwd: nullable(str),
+  home: nullable(str),
+  conversationId: nullable(str),
+  /** Which trace named it (`claude registry <file>`, `the rollout it holds open, <file>`, `its argv`). */
+  idFrom: nullable(str),
+  /** What a save would write for it now. */
+  resumeCommand: nullable(str),
+  /** The agent runs under the pane's shell, which outlives it: the task follows the agent. */
+  underShell: bool,
+  /** false: its window holds other panes, and adopting moves it to a window of its own. */
+  ownWindow: bool,
+  adoptable: bool,
+  /** Why it has no conversation id (adoptable) or why it is refused; null when all is known. */
+  why: nullable(str),
+});
+export type AgentPaneView = Checked<typeof agentPaneCheck>;
+
 /** A recipe entry as the supervisor hands it to `save`. */
 const recipeTaskCheck = object({ cwd: str, cmd: str, name: nullable(str), group: nullable(str), env: optional(agentHomes) });
 const taskId = object({ id: int });
@@ -77,6 +106,9 @@ export const replyChecks = {
   down: nothing,
   // The task now shown, or null when none needs the user.
   next: nullable(taskId),
+  // The fleet's tmux server, its panes running hand-started agents, and a word about the caller's server.
+  adoptable: object({ tmuxSocket: str, panes: list(agentPaneCheck), note: nullable(str) }),
+  adopt: object({ adopted: list(object({ id: int, paneId: str })), refused: list(agentPaneCheck) }),
 };
 
 export type ReplyOf<K extends keyof typeof replyChecks> = Checked<(typeof replyChecks)[K]>;

@@ -6,20 +6,20 @@ import { removeFile, writeFileAtomicSync } from '../fs-safety.js';
 import type { FleetUiContext } from '../fleet/lifecycle/fleet-ui.js';
 import { labelOf, type Task } from '../fleet/supervisor/task.js';
 import { quoteShell } from '../harness/index.js';
-import { hostsLeftMessage, listSessions, normalizeSessionName, readSession, saveNamed, skippedMessage } from '../sessions/index.js';
+import { abbreviateDir, hostsLeftMessage, listSessions, normalizeSessionName, readSession, saveNamed, skippedMessage } from '../sessions/index.js';
 import { capturePanes, displayPopup, lastWindow } from '../tmux/screens.js';
 import { displayMessage } from '../tmux/sessions.js';
 import { selectWindow } from '../tmux/windows.js';
 import { fit } from './cells.js';
 import type { Action } from './keys.js';
-import type { LoadChoice } from './model.js';
+import type { AdoptChoice, LoadChoice } from './model.js';
 import { formatAge } from '../format-age.js';
 import type { HostsFeed } from './host-rows.js';
 
 /** What the fleet loop hands the dashboard (fleet-ui.ts), and the hosts `up` reaches (none: this machine only). */
 export type ActionDeps = FleetUiContext & { hosts?: HostsFeed | null };
 
-export type Outcome = { status: string } | { choices: LoadChoice[] };
+export type Outcome = { status: string } | { choices: LoadChoice[] } | { agentPanes: AdoptChoice[] };
 
 export async function perform(action: Action, deps: ActionDeps): Promise<Outcome> {
   const task = 'id' in action ? [...deps.fleet.tasks()].find((t) => t.id === action.id) : undefined;
@@ -58,6 +58,10 @@ export async function perform(action: Action, deps: ActionDeps): Promise<Outcome
       return { choices: await loadChoices(deps) };
     case 'load':
       return { status: await load(action.choice, deps) };
+    case 'list-agent-panes':
+      return { agentPanes: await agentPanes(deps) };
+    case 'adopt':
+      return { status: await adoptPane(action.paneId, deps) };
     case 'last-window':
       await lastWindow(deps.tmux, deps.sessionId);
       return { status: '' };
@@ -107,6 +111,23 @@ async function load(choice: LoadChoice, deps: ActionDeps): Promise<string> {
   for (const line of [...skipped, ...result.errors, ...held]) deps.log(`load: ${line}`);
   const problems = skipped.length + result.errors.length + held.length;
   return `loaded '${session.name}': ${result.ids.length} task(s)${problems ? ` (${problems} problem(s), see the log)` : ''}`;
+}
+
+/** `fleetcom adopt` from inside: the panes of the fleet's server running agents started by hand. */
+async function agentPanes(deps: ActionDeps): Promise<AdoptChoice[]> {
+  const listed = await deps.fleet.handle({ op: 'adoptable', caller: null });
+  return listed.panes.map((p) => {
+    const where = `${p.paneId} ${p.session}:${p.windowId}  ${p.agent ?? '?'}${p.pid === null ? '' : ` ${p.pid}`}  ${abbreviateDir(p.cwd ?? '-', deps.home)}`;
+    const what = !p.adoptable ? `refused: ${p.why ?? ''}` : p.conversationId ? `conversation ${p.conversationId}` : `no conversation id: ${p.why ?? ''}`;
+    return { label: `${where}  ${what}`, paneId: p.paneId, refused: p.adoptable ? null : (p.why ?? 'refused') };
+  });
+}
+
+async function adoptPane(paneId: string, deps: ActionDeps): Promise<string> {
+  const result = await deps.fleet.handle({ op: 'adopt', targets: [paneId], caller: null });
+  const [task] = result.adopted;
+  if (task) return `adopted pane ${task.paneId} as task ${task.id}`;
+  return `pane ${paneId} not adopted: ${result.refused[0]?.why ?? 'it no longer runs an agent'}`;
 }
 
 /** A popup over the dashboard showing the task's screen as it is now; any key closes it. */

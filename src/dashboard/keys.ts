@@ -1,7 +1,7 @@
 // Key handling as a pure function: (UI state, key, rows) → new UI state and at most one action
 // for the loop to carry out. Nothing here talks to tmux or the supervisor.
 import type { RemoteTarget } from '../remote/remote-tmux.js';
-import { displayOrder, GROUPINGS, nextRowNeedingYou, selectedRow, type LoadChoice, type Mode, type Row, type Ui } from './model.js';
+import { displayOrder, GROUPINGS, nextRowNeedingYou, selectedRow, type AdoptChoice, type LoadChoice, type Mode, type Row, type Ui } from './model.js';
 
 export type Key =
   | { name: 'up' | 'down' | 'left' | 'right' | 'enter' | 'escape' | 'backspace' | 'tab' | 'interrupt' }
@@ -17,6 +17,8 @@ export type Action =
   | { kind: 'save'; name: string }
   | { kind: 'list-sessions' }
   | { kind: 'load'; choice: LoadChoice }
+  | { kind: 'list-agent-panes' }
+  | { kind: 'adopt'; paneId: string }
   | { kind: 'last-window' }
   | { kind: 'quit' }
   // A host's task: its window shown here over ssh, its screen peeked at, rerun there.
@@ -106,6 +108,20 @@ function loadKey(ui: Ui, mode: Extract<Mode, { kind: 'load' }>, key: Key): KeyRe
   return { ui, action: null };
 }
 
+/** The adopt chooser: Enter adopts the pane (a refused one says why instead). */
+function adoptKey(ui: Ui, mode: Extract<Mode, { kind: 'adopt' }>, key: Key): KeyResult {
+  const c = char(key);
+  if (key.name === 'escape' || key.name === 'interrupt' || c === 'q') return { ui: list(ui), action: null };
+  const last = Math.max(0, mode.choices.length - 1);
+  if (key.name === 'up' || c === 'k') return { ui: { ...ui, mode: { ...mode, index: Math.max(0, mode.index - 1) } }, action: null };
+  if (key.name === 'down' || c === 'j') return { ui: { ...ui, mode: { ...mode, index: Math.min(last, mode.index + 1) } }, action: null };
+  if (key.name !== 'enter') return { ui, action: null };
+  const choice = mode.choices[mode.index];
+  if (!choice) return { ui: list(ui), action: null };
+  if (choice.refused !== null) return { ui: { ...ui, status: `pane ${choice.paneId} cannot be adopted: ${choice.refused}` }, action: null };
+  return { ui: list(ui, `adopting pane ${choice.paneId}…`), action: { kind: 'adopt', paneId: choice.paneId } };
+}
+
 export function handleKey(ui: Ui, key: Key, rows: readonly Row[], home: string): KeyResult {
   const mode = ui.mode;
   const c = char(key);
@@ -116,6 +132,8 @@ export function handleKey(ui: Ui, key: Key, rows: readonly Row[], home: string):
       return findKey(ui, mode, key, rows, home);
     case 'load':
       return loadKey(ui, mode, key);
+    case 'adopt':
+      return adoptKey(ui, mode, key);
     case 'help':
       return { ui: list(ui), action: null };
     case 'confirm-quit':
@@ -163,6 +181,8 @@ export function handleKey(ui: Ui, key: Key, rows: readonly Row[], home: string):
       return prompt('save', null);
     case 'o':
       return { ui, action: { kind: 'list-sessions' } };
+    case 'a':
+      return { ui: { ...ui, status: 'looking for agents started by hand…' }, action: { kind: 'list-agent-panes' } };
     case '/':
       return { ui: { ...ui, mode: { kind: 'find', text: '', restore: { selected: ui.selected, index: ui.index } } }, action: null };
     case 's': {
@@ -191,4 +211,11 @@ export function handleKey(ui: Ui, key: Key, rows: readonly Row[], home: string):
 /** The load chooser, once the loop has listed the sessions. */
 export function openLoad(ui: Ui, choices: LoadChoice[]): Ui {
   return { ...ui, mode: { kind: 'load', choices, index: 0 } };
+}
+
+/** The adopt chooser, once the loop has listed the agent panes (adoptable ones first). */
+export function openAdopt(ui: Ui, choices: AdoptChoice[]): Ui {
+  if (choices.length === 0) return { ...ui, status: 'no pane runs an agent started by hand' };
+  const sorted = [...choices.filter((c) => c.refused === null), ...choices.filter((c) => c.refused !== null)];
+  return { ...ui, status: '', mode: { kind: 'adopt', choices: sorted, index: 0 } };
 }

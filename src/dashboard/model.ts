@@ -45,13 +45,22 @@ export interface LoadChoice {
   file: string;
 }
 
+/** A pane running an agent started by hand, offered by `a` (fleetcom adopt). */
+export interface AdoptChoice {
+  label: string;
+  paneId: string;
+  /** Why it cannot be adopted, or null. */
+  refused: string | null;
+}
+
 export type Mode =
   | { kind: 'list' }
   | { kind: 'prompt'; purpose: 'new' | 'rename' | 'group' | 'save'; text: string; taskId: number | null }
   | { kind: 'find'; text: string; restore: { selected: number | null; index: number } }
   | { kind: 'confirm-quit' }
   | { kind: 'help' }
-  | { kind: 'load'; choices: LoadChoice[]; index: number };
+  | { kind: 'load'; choices: LoadChoice[]; index: number }
+  | { kind: 'adopt'; choices: AdoptChoice[]; index: number };
 
 export interface Ui {
   /** The selected task's id, and its place in the list when it was selected. */

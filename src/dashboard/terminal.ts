@@ -10,7 +10,7 @@ import type { Task } from '../fleet/supervisor/task.js';
 import { capturePanes } from '../tmux/screens.js';
 import { perform, type ActionDeps } from './actions.js';
 import { decodeKeys } from './input.js';
-import { handleKey, openLoad, type Action } from './keys.js';
+import { handleKey, openAdopt, openLoad, type Action } from './keys.js';
 import { rowsToRead, type KnownLine } from './line-reads.js';
 import { hostRows, hostStatuses, HostRowIds, type HostAnswer } from './host-rows.js';
 import { initialUi, latestLine, rowOf, type Grouping, type Ui } from './model.js';
@@ -185,7 +185,9 @@ export function startDashboard(deps: DashboardDeps): Dashboard {
   const act = (action: Action) => {
     perform(action, deps)
       .then((outcome) => {
-        ui = 'choices' in outcome ? openLoad(ui, outcome.choices) : outcome.status ? { ...ui, status: outcome.status } : ui;
+        if ('choices' in outcome) ui = openLoad(ui, outcome.choices);
+        else if ('agentPanes' in outcome) ui = openAdopt(ui, outcome.agentPanes);
+        else if (outcome.status) ui = { ...ui, status: outcome.status };
       })
       .catch((error: Error) => {
         ui = { ...ui, status: `error: ${error.message}` };

@@ -44,6 +44,7 @@ export const HELP: readonly string[] = [
   '/        find by name, command    w   save the fleet as a session',
   '         or group                 o   load a session or recovery snapshot',
   's        cycle grouping           q   back to the previous window',
+  'a        adopt an agent you started by hand in a pane (fleetcom adopt)',
   'N        next task that needs you (a permission first, then the longest waiting)',
   '         a host\'s task: Enter opens its window over ssh, Space peeks, r reruns there',
   '?        this help                Q   quit: stop every task (fleetcom down)',
@@ -86,6 +87,8 @@ function statusText(mode: Mode, ui: Ui): string {
       return 'Quit: stop every task and close the fleet? (y/n)';
     case 'load':
       return 'Load: ↑↓ choose · Enter load · Esc cancel';
+    case 'adopt':
+      return 'Adopt: ↑↓ choose · Enter adopt · Esc cancel';
     default:
       return ui.status;
   }
@@ -140,7 +143,7 @@ function body(frame: Frame, width: number): Body {
     const lines = HELP.map((l) => fit(`  ${l}`, width));
     return { lines, styles: lines.map(() => 'plain'), ids: lines.map(() => null), selectedLine: 0 };
   }
-  if (mode.kind === 'load') {
+  if (mode.kind === 'load' || mode.kind === 'adopt') {
     const lines = mode.choices.length === 0
       ? [fit('  No saved sessions or recovery snapshots.', width)]
       : mode.choices.map((c, i) => fit(`${i === mode.index ? '›' : ' '} ${c.label}`, width));

@@ -6,6 +6,8 @@ import { lastHint } from './scrape.js';
 import { listDir, readTextFile, someLine, statOrNull } from './fs-read.js';
 import { fieldProblem, isJsonObject } from './json-shape.js';
 import { entryTimeMs, inWindow, soleCandidate, WINDOW_MS } from './store-window.js';
+import { claudeTraces } from './claude-probe.js';
+import { agentProgram } from './probe.js';
 import { claudeSignal } from './attention.js';
 import { homeFromVariable } from './home-rules.js';
 import type { AgentDetection, InstrumentInput, InstrumentPlan, RunEvidence, StoredConversation } from './types.js';
@@ -168,6 +170,7 @@ export const claude: Harness = {
   // A Task subagent writes under its parent's session id; background workers are the hook's (8.8).
   conversationOf: (id) => ({ kind: 'own', id }),
   resumable: (id, evidence) => claudeTranscriptHasUser(evidence.home, evidence.cwd, id),
+  probe: { program: (argv, dirs) => agentProgram('claude', argv, dirs), traces: claudeTraces },
   stored,
   ownership: { kind: 'claude-registry' },
   warnings: () => [],

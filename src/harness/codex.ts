@@ -1,12 +1,13 @@
 import * as path from 'node:path';
 import type { CorrelationContext, Harness } from './harness.js';
-import { codexConversationOf, findRollout, FIRST_LINE_MAX, rolloutsIn, sessionMeta, threadKind, threadOfRollout } from './codex-rollouts.js';
+import { codexConversationOf, findRollout, FIRST_LINE_MAX, rolloutId, rolloutsIn, sessionMeta, threadKind, threadOfRollout } from './codex-rollouts.js';
 import { isValidId, v7TimeMs } from './ids.js';
 import { quoteShell, tomlBasicString } from './quote.js';
 import { lastHint } from './scrape.js';
 import { readTextFile } from './fs-read.js';
 import { isJsonObject } from './json-shape.js';
 import { inWindow, soleCandidate, utcDateFolders, WINDOW_MS } from './store-window.js';
+import { agentProgram, namesNone, unreadableTraces, type AgentProcess, type ProcessTraces } from './probe.js';
 import { codexSignal } from './attention.js';
 import { readCodexRoute } from './codex-route.js';
 import { homeFromVariable } from './home-rules.js';
@@ -94,6 +95,37 @@ function correlate(evidence: RunEvidence, context: CorrelationContext): string |
   return soleCandidate(ids, context.excluded);
 }
 
+// A codex started by hand: its conversation is the rollout it holds open. Measured on 0.171.0:
+// run embedded (`-c …`, `--no-daemon`) the TUI holds its own rollout open, and its subagents'
+// beside it (their first record says `thread_source: "subagent"`: never the task's); run plain,
+// it starts codex's app-server daemon (setsid, a session of its own, as a child of the first
+// TUI) and every later TUI connects to that one: the daemon holds all their rollouts, so a
+// rollout held there names no single TUI — the second TUI's rollout was held open under the
+// first TUI's process tree. Such a codex is adopted with no id until its exit hint names it.
+
+function codexTraces(process: AgentProcess, home: string): ProcessTraces {
+  if ('unreadable' in process.open) return unreadableTraces(`its open files cannot be listed (${process.open.unreadable})`);
+  const root = path.join(home, 'sessions') + path.sep;
+  const isRollout = (file: string) => file.startsWith(root) && rolloutId(path.basename(file)) !== null;
+  const held = [...new Set(process.open.files.filter(isRollout))];
+  const threads = held.map((file) => ({ file, id: rolloutId(path.basename(file))!, thread: threadOfRollout(file) }));
+  const unread = threads.find((t) => t.thread.kind === 'unknown');
+  if (unread) return namesNone(`the first record of the rollout it holds open, ${unread.file}, cannot be read`);
+  const own = threads.filter((t) => t.thread.kind === 'user');
+  const [only] = own;
+  if (own.length === 1 && only) return { conversation: { kind: 'id', id: only.id, from: `the rollout it holds open, ${only.file}` }, attention: null };
+  if (own.length > 1) return namesNone(`it holds ${own.length} conversations open (${own.map((t) => t.id).join(', ')}): which is its own cannot be told`);
+  if (threads.length > 0) return namesNone('it holds only subagent threads (children of another thread) open, never a conversation of its own');
+  const daemon = process.open.daemonFiles.find((held) => isRollout(held.file));
+  if (daemon) {
+    return namesNone(
+      `its rollouts are held by codex's app-server daemon (pid ${daemon.pid}), which holds those of every codex connected to it: ` +
+        'which is this one\'s is known once it exits and prints its hint',
+    );
+  }
+  return namesNone('it holds no rollout open (codex writes it at the first message; a codex on the shared app-server daemon holds none itself)');
+}
+
 function stored(home: string, _cwd: string, id: string): StoredConversation {
   const file = findRollout(home, id);
   const root = path.join(home, 'sessions');
@@ -114,6 +146,7 @@ export const codex: Harness = {
     lastHint(text, { prefixes: ['codex resume '], parenthesised: { lineMarkers: ['codex resume', 'then select'] } }),
   correlate,
   resumable: () => true,
+  probe: { program: (argv, dirs) => agentProgram('codex', argv, dirs), traces: codexTraces },
   conversationOf: codexConversationOf,
   stored,
   // codex keeps its rollout open for the whole session (measured on 0.171.0: the native binary

@@ -1,6 +1,9 @@
 import type { Harness } from './harness.js';
+import { hasShellSyntax, programBasename } from './program-word.js';
 import { HARNESSES } from './registry.js';
 import type { Detection } from './types.js';
+
+export { programBasename };
 
 // Contract section 2: the narrow command boundary, the same word rules for every harness.
 // The reasons of opaque results are shown to users (`fleetcom explain`): they name the rule.
@@ -11,18 +14,9 @@ export const OPAQUE_REASONS = {
   notAgent: 'not an agent command',
 } as const;
 
-/** Characters that make a program word mean something other than a path to run. */
-const SHELL_SYNTAX = /[|;&<>$#`()\\'"=\n\r*?[\]{}]/;
-
 /** Words split on spaces and tabs only (newline and CR are not separators), empties dropped. */
 export function splitWords(command: string): string[] {
   return command.split(/[ \t]+/).filter((word) => word !== '');
-}
-
-/** The text after the last `/`, ignoring trailing ones (`/usr/bin/claude` → `claude`). */
-export function programBasename(word: string): string {
-  const trimmed = word.replace(/\/+$/, '');
-  return trimmed.slice(trimmed.lastIndexOf('/') + 1);
 }
 
 /** Word 3 of a resume form: one surrounding pair of single quotes removed, if present. */
@@ -40,7 +34,7 @@ export function detectWith(harnesses: readonly Harness[], command: string): Dete
   const words = splitWords(command);
   const [program, selector, target] = words;
   if (program === undefined) return opaque(OPAQUE_REASONS.empty);
-  if (SHELL_SYNTAX.test(program)) return opaque(OPAQUE_REASONS.shellSyntax);
+  if (hasShellSyntax(program)) return opaque(OPAQUE_REASONS.shellSyntax);
   const basename = programBasename(program);
   const harness = harnesses.find((candidate) => candidate.name === basename);
   if (harness === undefined) return opaque(OPAQUE_REASONS.notAgent);

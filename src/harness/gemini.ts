@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
+import { argvProbe } from './argv-probe.js';
 import type { Harness } from './harness.js';
 import { homeFromVariable } from './home-rules.js';
 import { freshId, isValidId } from './ids.js';
@@ -186,4 +187,6 @@ export const gemini: Harness = {
   ownership: { kind: 'none', why: 'gemini keeps no record of running sessions' },
   attention: null,
   warnings: (home) => [geminiCleanupWarning(home)].filter((w): w is string => w !== null),
+  // `--session-id` pins a new session, `--resume`/`-r` continues one (`latest` or an index names none surely).
+  probe: argvProbe('gemini', { flags: ['--session-id', '--resume', '-r'], isId: isValidId, noRecord: "gemini's session files name no process" }),
 };

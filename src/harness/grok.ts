@@ -6,6 +6,7 @@ import { quoteShell } from './quote.js';
 import { lastHint } from './scrape.js';
 import { listDir, statOrNull } from './fs-read.js';
 import { entryTimeMs, inWindow, soleCandidate, WINDOW_MS } from './store-window.js';
+import { argvProbe } from './argv-probe.js';
 import type { AgentDetection, InstrumentInput, InstrumentPlan, RunEvidence, StoredConversation } from './types.js';
 
 // grok: pinned with `--session-id`, no live capture channel; sessions are directories
@@ -56,6 +57,7 @@ export const grok: Harness = {
   // No child sessions of grok are known (it is tested with a fake only).
   conversationOf: (id) => ({ kind: 'own', id }),
   resumable: () => true,
+  probe: argvProbe('grok', { flags: ['--session-id', '--resume', '-r'], isId: isValidId, noRecord: 'grok keeps no record of a running session' }),
   stored,
   ownership: { kind: 'none', why: 'grok keeps no record of running sessions' },
   warnings: () => [],

@@ -9,6 +9,7 @@ import type {
   RunEvidence,
   StoredConversation,
 } from './types.js';
+import type { AgentProbe } from './probe.js';
 
 /** What store correlation (channel 4) needs beyond the run's own evidence. */
 export interface CorrelationContext {
@@ -98,4 +99,6 @@ export interface Harness {
   attention: AttentionRule | null;
   /** doctor: what in the agent's own settings under `home` puts its conversations at risk. */
   warnings(home: string): string[];
+  /** `fleetcom adopt`: whether a process someone started by hand is this agent, and what its traces say. */
+  probe: AgentProbe;
 }

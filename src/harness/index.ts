@@ -16,6 +16,7 @@ export { resolveId } from './precedence.js';
 export { resumeCommand, rewriteCommand } from './resume-command.js';
 export { HARNESSES, harnessFor } from './registry.js';
 export { claudeProjectDirs, claudeSlug, claudeTranscriptHasUser } from './claude.js';
+export { parseRegistryRecord, registryDir, registryFile, registryNameProblem, type RegistryRecord } from './claude-registry.js';
 export { CLAUDE_PARENT_MARKERS, isParentMarker, parentMarkersIn } from './claude-parent.js';
 export { findRollout, rolloutId, threadOfRollout, type ThreadKind } from './codex-rollouts.js';
 export { conversationOf, rebindResume, type Rebinding } from './conversation-of.js';
@@ -46,3 +47,7 @@ export {
   applySignal, claudeSignal, codexSignal, needsYouOrder, nextNeedingYou, NO_ATTENTION, workingFromOutput, worthNotifying,
   type Attending, type Attention, type AttentionSignal, type AttentionState, type SignalResult, type Step,
 } from './attention.js';
+export {
+  agentArgs, agentProgram,
+  type AgentProbe, type AgentProcess, type HeldConversation, type OpenFiles, type ProcessTraces,
+} from './probe.js';

@@ -21,7 +21,7 @@ export function isJsonObject(value: unknown): value is JsonObject {
 }
 
 /** `string` must be there; `string?` may be absent, but when present it must be a string. */
-export type FieldKind = 'string' | 'string?' | 'boolean?';
+export type FieldKind = 'string' | 'string?' | 'boolean?' | 'number' | 'number?';
 
 /**
  * The first field of `fields` that `value` lacks or holds with another type, as

@@ -9,8 +9,10 @@ import type { Resolved, ResolveOptions, RunEvidence } from './types.js';
 // readers return conversations of their own already.
 
 /**
- * (1) the exit hint, (2) the capture file read now, (3) the pinned or targeted id, and
- * (4) store correlation, only when `opts.correlate` and the task has no pinned or targeted id.
+ * (1) the exit hint, (2) the capture file read now — or, for an adopted run fleetcom did not
+ * start, the id its agent process's own traces named, (3) the pinned or targeted id, and (4)
+ * store correlation, only when `opts.correlate` and the task has no pinned or targeted id and
+ * was started by fleetcom.
  */
 export function resolveId(evidence: RunEvidence, opts: ResolveOptions): Resolved | null {
   const harness = harnessFor(evidence.harness);
@@ -24,10 +26,13 @@ export function resolveId(evidence: RunEvidence, opts: ResolveOptions): Resolved
   const captured = harness.captureId(evidence, opts.now);
   if (harness.isId(captured)) return { id: captured, source: 'capture' };
 
+  const traced = owner(evidence.tracedId ?? null);
+  if (usable(traced)) return { id: traced, source: 'process' };
+
   const pinned = owner(evidence.pinnedId);
   if (usable(pinned)) return { id: pinned, source: 'pinned' };
 
-  if (opts.correlate && evidence.pinnedId === null) {
+  if (opts.correlate && evidence.pinnedId === null && evidence.handStarted !== true) {
     const excluded = new Set([...opts.heldByOthers, ...opts.everHeld]);
     const correlated = harness.correlate(evidence, { now: opts.now, excluded });
     if (harness.isId(correlated)) return { id: correlated, source: 'correlation' };

@@ -52,7 +52,8 @@ export type StoredConversation =
   | { found: true; path: string }
   | { found: false; path: string; why: string };
 
-export type IdSource = 'exit-hint' | 'capture' | 'pinned' | 'correlation';
+/** `process`: named by the hand-started agent process's own traces (an adopted run, harness/probe.ts). */
+export type IdSource = 'exit-hint' | 'capture' | 'process' | 'pinned' | 'correlation';
 
 /** What fleetcom knows about one run of one task, for resolving its conversation id. */
 export interface RunEvidence {
@@ -70,6 +71,13 @@ export interface RunEvidence {
   spawnedAt: number;
   /** Exit time of this run, ms since epoch; null while running (then `now` is used). */
   endedAt: number | null;
+  /** An adopted run: the id its agent process's own traces last named (harness/probe.ts). */
+  tracedId?: string | null;
+  /**
+   * A run fleetcom did not start (an adopted hand-started agent): its start time says nothing
+   * about which store entry is its own, so store correlation is never tried for it.
+   */
+  handStarted?: boolean;
 }
 
 export interface ResolveOptions {

@@ -1,45 +1,16 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import * as z from 'zod';
+import { parseRegistryRecord, registryDir, registryNameProblem, type RegistryRecord } from '../harness/index.js';
 import { isRunning, placeOf, processIds, startTicks, type Liveness } from './proc.js';
 
-// claude's registry of running sessions: `<home>/sessions/<pid>.json`, written at start,
-// updated on /clear (a new sessionId), deleted at exit. Measured on 2.1.197:
-//   {"pid":22420,"sessionId":"…","cwd":"/p","startedAt":…,"procStart":"34191","version":"2.1.197",
-//    "peerProtocol":1,"kind":"interactive","entrypoint":"cli","name":"…","status":"idle",…}
-// It is claude's internal format, not an interface: anything else found there (older
-// `pid-<n>.json` names, snake_case keys, torn JSON) makes the answer "unknown", never "free".
+// claude's registry of running sessions (harness/claude-registry.ts reads one record): every
+// record of a home, and whether a conversation is open in one of them.
 
-const record = z.looseObject({
-  pid: z.number().int().positive(),
-  sessionId: z.string(),
-  procStart: z.string().optional(),
-  cwd: z.string().optional(),
-  status: z.string().optional(),
-  // 2.1.332 adds these: `kind` "bg" for a background job's worker, its `jobId`, and on the
-  // entry of a claude whose conversation was parked (`←`), that job's `parkedJobId`.
-  kind: z.string().optional(),
-  jobId: z.string().optional(),
-  parkedJobId: z.string().optional(),
-});
-
-export interface RegistryRecord {
-  file: string;
-  pid: number;
-  sessionId: string;
-  procStart: string | null;
-  kind: string | null;
-  jobId: string | null;
-  parkedJobId: string | null;
-}
+export { registryDir, type RegistryRecord };
 
 export type RegistryRead =
   | { kind: 'missing'; dir: string }
   | { kind: 'read'; dir: string; records: RegistryRecord[]; problems: string[] };
-
-export function registryDir(home: string): string {
-  return path.join(home, 'sessions');
-}
 
 export function readClaudeRegistry(home: string): RegistryRead {
   const dir = registryDir(home);
@@ -56,7 +27,7 @@ export function readClaudeRegistry(home: string): RegistryRead {
   for (const name of names.sort()) {
     if (name.startsWith('.') || !name.endsWith('.json')) continue;
     const file = path.join(dir, name);
-    const parsed = parseRecord(file, name);
+    const parsed = parseRecord(file);
     if (typeof parsed === 'string') problems.push(`${file}: ${parsed}`);
     else records.push(parsed);
   }
@@ -64,24 +35,17 @@ export function readClaudeRegistry(home: string): RegistryRead {
 }
 
 /** A record, or why it cannot be trusted. */
-function parseRecord(file: string, name: string): RegistryRecord | string {
-  const pidName = /^(\d+)\.json$/.exec(name);
-  if (pidName === null) return 'not a <pid>.json record (an older or unknown registry format)';
-  let value: unknown;
+function parseRecord(file: string): RegistryRecord | string {
+  const badName = registryNameProblem(path.basename(file));
+  if (badName !== null) return badName;
+  let text: string;
   try {
-    value = JSON.parse(fs.readFileSync(file, 'utf8'));
+    text = fs.readFileSync(file, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    return code ? `unreadable (${code})` : 'not JSON';
+    return `unreadable (${code ?? String(error)})`;
   }
-  const parsed = record.safeParse(value);
-  if (!parsed.success) {
-    const snake = typeof value === 'object' && value !== null && 'session_id' in value;
-    return snake ? 'snake_case keys (an older registry format)' : 'not a registry record (no pid and sessionId)';
-  }
-  if (String(parsed.data.pid) !== pidName[1]) return `names pid ${parsed.data.pid}`;
-  const { pid, sessionId, procStart, kind, jobId, parkedJobId } = parsed.data;
-  return { file, pid, sessionId, procStart: procStart ?? null, kind: kind ?? null, jobId: jobId ?? null, parkedJobId: parkedJobId ?? null };
+  return parseRegistryRecord(file, text);
 }
 
 /**

@@ -1,6 +1,7 @@
 import { HARNESSES, harnessFor, type HarnessName } from '../harness/index.js';
 import { claudeLiveness } from './claude-registry.js';
 import { openFiles, placeOf, PROC_ROOT, type Liveness, type OpenFiles, type ProcessPlace } from './proc.js';
+import { processFacts } from './process-tree.js';
 
 // Is a conversation open in some process right now? Each agent leaves a different trace (its
 // harness's `ownership`): claude a registry record, codex an open rollout file, others nothing
@@ -46,11 +47,20 @@ function openFileLiveness(agent: string, rollout: string | null, proc: string, s
   if (open === null) return { state: 'unknown', source: `open files in ${proc}`, why: `${proc} cannot be read` };
   const source = `open files in ${proc}${open.unreadable > 0 ? ` (${open.unreadable} process(es) of other users not readable)` : ''}`;
   const pid = open.holders.get(rollout);
-  return pid === undefined ? { state: 'free', source } : { state: 'live', source, holder: placeOf(proc, pid) };
+  if (pid === undefined) return { state: 'free', source };
+  const holder = placeOf(proc, pid);
+  // Measured on 0.171.0: a plain `codex` runs its conversations in an app-server daemon, which
+  // keeps one open after its TUI exited (and inherited the TMUX_PANE of the first TUI's pane).
+  // Its TMUX_PANE is not where it runs: it is no pane's process.
+  if (processFacts(proc, pid).argv?.[1] === 'app-server') {
+    return { state: 'live', source, holder: { ...holder, tmux: null, role: "codex's app-server daemon (`codex app-server daemon stop` releases what it holds)" } };
+  }
+  return { state: 'live', source, holder };
 }
 
 /** `pid 4242 on /dev/pts/3 (tmux pane %7)`. */
 export function describePlace(place: ProcessPlace): string {
+  if (place.role) return `pid ${place.pid}, ${place.role}`;
   const tty = place.tty ? ` on ${place.tty}` : '';
   const pane = place.tmux ? ` (tmux pane ${place.tmux.pane})` : '';
   return `pid ${place.pid}${tty}${pane}`;

@@ -14,6 +14,8 @@ export interface ProcessPlace {
   tty: string | null;
   /** The tmux pane it runs in, from its inherited TMUX and TMUX_PANE; null outside tmux. */
   tmux: { socket: string; pane: string } | null;
+  /** What the process is, when that says more than its pid (a daemon serving many sessions). */
+  role?: string;
 }
 
 /** Is a conversation open in some process: defined here, below both readers of liveness. */
@@ -87,16 +89,30 @@ function ttyOf(proc: string, pid: number): string | null {
 }
 
 function tmuxOf(proc: string, pid: number): ProcessPlace['tmux'] {
-  const environ = readText(path.join(proc, String(pid), 'environ'));
-  if (environ === null) return null;
-  const vars = new Map<string, string>();
-  for (const pair of environ.split('\0')) {
-    const eq = pair.indexOf('=');
-    if (eq > 0) vars.set(pair.slice(0, eq), pair.slice(eq + 1));
-  }
-  const socket = vars.get('TMUX')?.split(',')[0];
-  const pane = vars.get('TMUX_PANE');
+  const env = environOf(proc, pid);
+  return env === null ? null : tmuxPlaceOf(env);
+}
+
+/** The tmux server socket and pane named by an environment's TMUX and TMUX_PANE, or null. */
+export function tmuxPlaceOf(env: Readonly<Record<string, string>>): ProcessPlace['tmux'] {
+  const socket = env.TMUX?.split(',')[0];
+  const pane = env.TMUX_PANE;
   return socket && pane && /^%\d+$/.test(pane) ? { socket, pane } : null;
+}
+
+/**
+ * `/proc/<pid>/environ` as a map (the first of a name repeated wins, as getenv finds it), or
+ * null when it cannot be read (another user's process).
+ */
+export function environOf(proc: string, pid: number): Record<string, string> | null {
+  const text = readText(path.join(proc, String(pid), 'environ'));
+  if (text === null) return null;
+  const env: Record<string, string> = {};
+  for (const pair of text.split('\0')) {
+    const eq = pair.indexOf('=');
+    if (eq > 0 && !Object.hasOwn(env, pair.slice(0, eq))) env[pair.slice(0, eq)] = pair.slice(eq + 1);
+  }
+  return env;
 }
 
 /** The pids of the proc tree, or null when it cannot be listed (no /proc here). */

@@ -8,6 +8,7 @@ import { checkHost } from './host-name.js';
 /** The commands that act on a fleet, and so on a host's fleet with --host. */
 export const HOST_COMMANDS: ReadonlySet<string> = new Set([
   'ls', 'run', 'rerun', 'kill', 'rm', 'tag', 'rename', 'group', 'next', 'save', 'load', 'recover', 'doctor', 'down', 'sessions', 'up',
+  'adopt',
 ]);
 
 /** Commands whose words after the first positional one are a command of their own (`run … -- cmd`). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decodeKeys } from '../../src/dashboard/input.js';
-import { handleKey, type Action, type Key } from '../../src/dashboard/keys.js';
+import { handleKey, openAdopt, type Action, type Key } from '../../src/dashboard/keys.js';
 import type { Ui } from '../../src/dashboard/model.js';
 import { fleet, HOME, ui } from './rows.js';
 
@@ -34,9 +34,26 @@ describe('key handling', () => {
     ['X kills a running task', ['X'], { kind: 'kill', id: 2 }],
     ['m tags', ['m'], { kind: 'tag', id: 2 }],
     ['o lists the sessions to load', ['o'], { kind: 'list-sessions' }],
+    ['a lists the panes running agents started by hand', ['a'], { kind: 'list-agent-panes' }],
     ['q goes back to the previous window', ['q'], { kind: 'last-window' }],
   ] as const)('%s', (_title, keys, action) => {
     expect(press(ui({ selected: 2 }), ...keys).actions).toEqual([action]);
+  });
+
+  it('adopts the chosen pane, adoptable ones offered first, and says why a refused one is not', () => {
+    const choices = [
+      { label: '%7 refused', paneId: '%7', refused: 'its claude (pid 12) runs as user 0, not as you' },
+      { label: '%3 claude', paneId: '%3', refused: null },
+      { label: '%4 codex', paneId: '%4', refused: null },
+    ];
+    const opened = openAdopt(ui(), choices);
+    expect(opened.mode).toMatchObject({ kind: 'adopt', index: 0, choices: [{ paneId: '%3' }, { paneId: '%4' }, { paneId: '%7' }] });
+    expect(press(opened, 'j', named('enter')).actions).toEqual([{ kind: 'adopt', paneId: '%4' }]);
+    const refused = press(opened, 'jjj', named('enter'));
+    expect(refused.actions).toEqual([]);
+    expect(refused.ui.status).toBe('pane %7 cannot be adopted: its claude (pid 12) runs as user 0, not as you');
+    expect(press(opened, named('escape')).ui.mode).toEqual({ kind: 'list' });
+    expect(openAdopt(ui(), []).status).toBe('no pane runs an agent started by hand');
   });
 
   it('X removes a finished task', () => {

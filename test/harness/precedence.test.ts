@@ -118,6 +118,32 @@ describe('id precedence for codex and grok', () => {
   });
 });
 
+describe('id precedence for an adopted run fleetcom did not start', () => {
+  const adopted = (home: string, more: Partial<RunEvidence> = {}) => claudeRun(home, { pinnedId: null, handStarted: true, ...more });
+
+  it('takes the id its process\'s traces named, after the exit hint', () => {
+    const home = tempDir();
+    transcript(home, ID);
+    transcript(home, OTHER);
+    expect(resolveId(adopted(home, { tracedId: ID }), rerun)).toEqual({ id: ID, source: 'process' });
+    expect(resolveId(adopted(home, { tracedId: ID, exitHint: OTHER }), rerun)).toEqual({ id: OTHER, source: 'exit-hint' });
+  });
+
+  it('skips a traced id whose conversation holds no message yet (8.2)', () => {
+    const home = tempDir();
+    transcript(home, ID, BOOKKEEPING);
+    expect(resolveId(adopted(home, { tracedId: ID }), save)).toBeNull();
+  });
+
+  it('never correlates a store entry to it: its start time says nothing of which is its own', () => {
+    const home = tempDir();
+    transcript(home, ID);
+    const now = { ...save, now: Date.now() + 1_000 };
+    expect(resolveId(adopted(home, { spawnedAt: Date.now() }), now)).toBeNull();
+    expect(resolveId(adopted(home, { spawnedAt: Date.now(), handStarted: false }), now)).toEqual({ id: ID, source: 'correlation' });
+  });
+});
+
 describe('the canonical resume command', () => {
   const agent = (command: string): AgentDetection => {
     const detection = detect(command);

@@ -138,6 +138,18 @@ describe('codex: a process holding the rollout open', () => {
     expect(conversationLiveness('codex', home, CID, { proc })).toMatchObject({ state: 'live', holder: { pid: 11, tty: '/dev/pts/9' } });
   });
 
+  it("names codex's app-server daemon as such, never as the pane whose TMUX_PANE it inherited", () => {
+    const t = tempRoot();
+    cleanup.push(t.done);
+    const home = join(t.dir, 'codex-home');
+    const file = rollout(home);
+    const daemon = { pid: 11, start: '2', comm: 'codex', argv: ['/x/codex', 'app-server', '--listen', 'unix://'], env: { TMUX: '/t,1,0', TMUX_PANE: '%1' }, open: [file] };
+    const proc = fakeProc(t.dir, [daemon]);
+    const held = conversationLiveness('codex', home, CID, { proc });
+    expect(held).toMatchObject({ state: 'live', holder: { pid: 11, tmux: null } });
+    if (held.state === 'live') expect(describePlace(held.holder)).toBe("pid 11, codex's app-server daemon (`codex app-server daemon stop` releases what it holds)");
+  });
+
   it('is free when no process has it open, and says when some could not be read', () => {
     const t = tempRoot();
     cleanup.push(t.done);

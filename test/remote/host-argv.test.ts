@@ -20,6 +20,8 @@ describe('the host of a command line', () => {
     expect(splitHost(['config'], 'gpu')).toEqual({ host: null, argv: ['config'] });
     expect(splitHost(['--version'], 'gpu')).toEqual({ host: null, argv: ['--version'] });
     expect(splitHost(['ls', '--host', 'cpu'], 'gpu')).toEqual({ host: 'cpu', argv: ['ls'] });
+    // adopt acts on the fleet's tmux server: with FLEETCOM_HOST set it is that host's.
+    expect(splitHost(['adopt', '--all'], 'gpu')).toEqual({ host: 'gpu', argv: ['adopt', '--all'] });
   });
 
   it('refuses --host for a command that runs here, a missing or repeated host, and a hostile one', () => {

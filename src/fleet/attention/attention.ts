@@ -84,6 +84,26 @@ export class AttentionBoard {
     return { task, from: before, state: entry.state, notify: notify && !opts.quiet };
   }
 
+  /**
+   * An adopted agent's attention as its own record states it (claude's registry `status`:
+   * fleetcom's hooks are not in a process it did not start). The first report after adoption
+   * is not news; later transitions are told like a hook's.
+   */
+  reported(task: Task, report: { attention: Attention; message: string | null } | null, opts: { quiet?: boolean } = {}): AttentionChange | null {
+    if (task.endedAt !== null) return null;
+    const entry = this.entry(task);
+    const before = entry.state.attention;
+    const attention = report?.attention ?? null;
+    const message = report?.message ?? null;
+    if (attention === before) {
+      entry.state = { ...entry.state, message };
+      return null;
+    }
+    const first = before === null;
+    entry.state = { attention, since: attention === null ? null : this.deps.now(), message, conversation: task.tracedId ?? null };
+    return { task, from: before, state: entry.state, notify: !opts.quiet && worthNotifying(before, attention, { starts: first }) };
+  }
+
   /** codex only: new output well after a completed turn means it is working again. */
   outputSeen(task: Task): AttentionChange | null {
     const entry = this.entries.get(task.id);

@@ -1,8 +1,9 @@
 // Catching up with tmux: a pane that died (its hook, the process watch or the periodic tick
 // said so), a window closed outside fleetcom, output that moved a task's glyph or attention,
 // and claude's parked jobs. Runs on the supervisor's queue like every other change.
-import { conversationOf, scrapeExit } from '../../harness/index.js';
+import { conversationOf } from '../../harness/index.js';
 import { PROC_ROOT } from '../../ownership/index.js';
+import { exitHintOf, followedRuns, refreshTraces, underShell } from '../agent-panes/followed.js';
 import type { FleetState } from '../supervisor/fleet-state.js';
 import { observeParkedJobs } from '../rerun/parked-jobs.js';
 import type { Ending } from './process-watch.js';
@@ -23,10 +24,10 @@ export async function paneDied(fleet: FleetState, paneId: string): Promise<void>
  * tmux has not read the last of its output yet; 'gone': its window is gone (or tmux's answer
  * made no sense), which a reconciliation sorts out.
  */
-export async function processEnded(fleet: FleetState, task: Task, ending: Ending): Promise<'recorded' | 'not over' | 'gone'> {
+export async function processEnded(fleet: FleetState, task: Task, ending: Ending, attempt = Infinity): Promise<'recorded' | 'not over' | 'gone'> {
   const read = await fleet.deps.tmux.endedPane(task.paneId).catch(() => null);
   if (read === null) return 'gone';
-  if (!isOver(read.pane)) return 'not over';
+  if (!isOver(read.pane)) return followedEnded(fleet, task, read, ending, attempt >= FOLLOWED_READS);
   if (!read.pane.dead && ending.kind !== 'zombie') {
     // The terminal closed (or the pid is gone) before tmux reaped the process, so neither tmux
     // nor the watch has its status yet: recording now would say "status unknown" for a clean
@@ -41,11 +42,33 @@ export async function processEnded(fleet: FleetState, task: Task, ending: Ending
   return 'recorded';
 }
 
+/**
+ * An adopted agent under a shell that outlives it: its end is the run's end though the pane
+ * lives on. tmux may not have read its last output yet (its exit hint) when the process is
+ * seen gone: a read without a hint is tried again unless it is the `last` try. Few tries: an
+ * agent that printed none (no message sent) would wait through all of them — ten took 0.5 to
+ * 2 s on a loaded machine, a tmux call each — and tmux answering one read has been through its
+ * event loop, where a readable terminal is read, so the hint written before the exit is in
+ * the next read.
+ */
+const FOLLOWED_READS = 2;
+
+async function followedEnded(fleet: FleetState, task: Task, read: { pane: PaneInfo; text: string }, ending: Ending, last: boolean): Promise<'recorded' | 'not over'> {
+  const proc = fleet.deps.procRoot ?? PROC_ROOT;
+  if (!task.followed || !underShell(task, read.pane.pid) || followedRuns(proc, task.followed)) return 'not over';
+  if (!last && exitHintOf(task, read.text) === null) return 'not over';
+  const status = ending.kind === 'zombie' ? ending.exitStatus : null;
+  await recordExit(fleet, task, { ...read.pane, deadStatus: status, deadSignal: null }, read.text);
+  return 'recorded';
+}
+
 /** Catches what hooks missed: deaths, windows closed outside fleetcom, idleness. */
 export async function reconcile(fleet: FleetState): Promise<void> {
   const { tasks, attention, marks, deps } = fleet;
   if (tasks.size === 0) return; // nothing to catch up with: no tmux call
+  const proc = deps.procRoot ?? PROC_ROOT;
   const panes = new Map((await deps.tmux.listPanes()).map((p) => [p.paneId, p]));
+  const traced = await refreshTraces(fleet, tasks.values(), proc);
   const renames: Array<[string, string]> = [];
   for (const task of tasks.values()) {
     if (task.paneId === '') continue; // its window is gone; kept until rm
@@ -57,7 +80,9 @@ export async function reconcile(fleet: FleetState): Promise<void> {
     if (pane.activity > task.lastOutputAt && task.endedAt === null) task.lastOutputAt = pane.activity;
     if (!pane.dead && pane.pid !== null) tasks.notePid(task, pane.pid, pane.tty ?? null);
     if (isOver(pane) && task.endedAt === null) await recordExit(fleet, task, pane);
-    else {
+    else if (task.endedAt === null && task.followed && underShell(task, pane.pid) && !followedRuns(proc, task.followed)) {
+      await recordExit(fleet, task, { ...pane, deadStatus: null, deadSignal: null });
+    } else {
       // A backstop for a missed file event, and codex's output heuristic; the rename below shows it.
       await fleet.applyAttention(attention.refresh(task) ?? attention.outputSeen(task), { rename: false });
       const name = marks.nameChange(task, attention.of(task).attention);
@@ -69,7 +94,7 @@ export async function reconcile(fleet: FleetState): Promise<void> {
   if (renames.length > 0) await deps.tmux.renameWindows(renames).catch(() => undefined);
   const claudes = tasks.values().filter((t) => t.harness === 'claude' || t.parkedJob);
   const withPanes = claudes.map((task) => ({ task, panePid: panes.get(task.paneId)?.pid ?? null }));
-  if (withPanes.length > 0 && observeParkedJobs(withPanes, deps.procRoot ?? PROC_ROOT)) fleet.changed();
+  if ((withPanes.length > 0 && observeParkedJobs(withPanes, proc)) || traced) fleet.changed();
 }
 
 /** The run ended: its exit hint scraped from the pane's text, its status, and the window shows it. */
@@ -77,12 +102,13 @@ async function recordExit(fleet: FleetState, task: Task, pane: PaneInfo, retaine
   const { deps } = fleet;
   const hadAttention = fleet.attention.of(task).attention !== null;
   const text = retained ?? (await deps.tmux.retainedText(task.paneId).catch(() => ''));
-  task.exitHint = task.harness ? scrapeExit(task.harness, text) : null;
+  task.exitHint = exitHintOf(task, text);
   task.exitStatus = pane.deadStatus;
   task.killed = pane.deadSignal !== null;
   task.endedAt = deps.now();
   const how = task.killed ? `was killed by signal ${pane.deadSignal}` : task.exitStatus === null ? 'exited (status unknown)' : `exited with status ${task.exitStatus}`;
-  deps.log(`task ${task.id} ${how}${task.exitHint ? `; exit hint ${task.exitHint}` : ''}`);
+  const shell = isOver(pane) ? '' : ' (its shell lives on)';
+  deps.log(`task ${task.id} ${how}${shell}${task.exitHint ? `; exit hint ${task.exitHint}` : ''}`);
   const hinted = task.exitHint && task.harness && task.home ? conversationOf(task.harness, task.exitHint, { home: task.home, cwd: task.cwd }) : null;
   if (hinted && hinted.kind !== 'own') {
     deps.log(`task ${task.id}: its exit hint names ${hinted.note}; ${hinted.kind === 'parent' ? `it resumes ${hinted.id}` : 'not resumable'}`);

@@ -48,6 +48,8 @@ export interface FleetOptions {
   ui: StartUi | null;
   /** The hosts the dashboard and `next` reach (config `hosts`, up --hosts); none: this machine only. */
   hosts?: readonly string[];
+  /** Adopt the panes of this tmux session running agents started by hand (up --adopt). */
+  adoptPanes?: boolean;
 }
 
 type Stop = { down: boolean; code: number };
@@ -199,6 +201,10 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
 
   try {
     await adoptLeftTasks(supervisor, tmux, { sessionId, files, root, env, cwd: deps.cwd, now: deps.now(), log }, start);
+    if (opts.adoptPanes) {
+      const taken = await supervisor.adoptPanes(sessionId);
+      for (const pane of taken.refused) log(`not adopted: pane ${pane.paneId}: ${pane.why ?? 'refused'}`);
+    }
     await watchers.follow();
     watchers.dropIdle();
     await setUpServer(tmux, { pane, read: start, keys, mark: { socket: files.socket, me }, log });

@@ -3,6 +3,8 @@
 // A signal goes only to the pid tmux reports for that very pane id just before sending it,
 // and only when it is the pid the listing showed: a pane that died or respawned in between
 // (its old pid possibly reused by an unrelated process) is left to the next round.
+import { treeProcess } from '../../ownership/index.js';
+import type { Followed } from '../supervisor/task-record.js';
 import type { FleetTmux, PaneInfo } from '../tmux/tmux-port.js';
 
 const TERM_GRACE_MS = 2_000;
@@ -36,6 +38,39 @@ async function signal(tmux: FleetTmux, panes: readonly PaneInfo[], sig: NodeJS.S
   for (const pane of panes) {
     const pid = live.get(pane.paneId);
     if (pid !== undefined && pid === pane.pid && pid > 1) send(pid, sig);
+  }
+}
+
+/**
+ * Stops adopted agents that run under a shell the task does not own: SIGTERM to each (to its
+ * job's process group when it leads one, as an interactive shell makes it), SIGKILL to those
+ * left after 2 s. A signal goes only while the pid still names that process (its start tick).
+ * Returns those still running after the SIGKILL deadline.
+ */
+export async function stopFollowed(proc: string, followed: readonly Pick<Followed, 'pid' | 'start'>[], send: SendSignal = signalOne): Promise<number[]> {
+  if (followed.length === 0) return [];
+  const running = () => followed.filter((f) => {
+    const entry = treeProcess(proc, f.pid);
+    return entry !== null && entry.start === f.start && entry.state !== 'Z' && entry.state !== 'X';
+  });
+  const signalAll = (sig: NodeJS.Signals) => {
+    for (const f of running()) send(treeProcess(proc, f.pid)?.pgid === f.pid ? -f.pid : f.pid, sig);
+  };
+  signalAll('SIGTERM');
+  const termDeadline = Date.now() + TERM_GRACE_MS;
+  while (running().length > 0 && Date.now() < termDeadline) await pause(50);
+  if (running().length === 0) return [];
+  signalAll('SIGKILL');
+  const killDeadline = Date.now() + KILL_DEADLINE_MS;
+  while (running().length > 0 && Date.now() < killDeadline) await pause(50);
+  return running().map((f) => f.pid);
+}
+
+function signalOne(pid: number, sig: NodeJS.Signals): void {
+  try {
+    process.kill(pid, sig);
+  } catch {
+    // already gone
   }
 }
 

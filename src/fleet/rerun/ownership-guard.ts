@@ -14,7 +14,7 @@ export function fleetHolders(tasks: Iterable<Task>, current: ReadonlyMap<number,
   const holders: FleetHolder[] = [];
   for (const task of tasks) {
     if (task.endedAt !== null) continue;
-    const ids = new Set([current.get(task.id)?.id, task.targetId, task.captured].filter((id): id is string => typeof id === 'string'));
+    const ids = new Set([current.get(task.id)?.id, task.targetId, task.captured, task.tracedId].filter((id): id is string => typeof id === 'string'));
     for (const conversationId of ids) holders.push({ taskId: task.id, windowId: task.windowId, paneId: task.paneId, conversationId });
   }
   return holders;

@@ -39,9 +39,11 @@ export function planRerun(task: Task, holders: readonly FleetHolder[], now: numb
 
 /** The task's fields once its pane runs the new launch. */
 export function rerunFields(task: Task, rerun: Rerun, launch: Launch, now: number) {
-  const held = [...task.everHeld, ...(rerun.resolved ? [rerun.resolved.id] : []), ...(task.captured ? [task.captured] : [])];
+  const held = [...task.everHeld, ...[rerun.resolved?.id, task.captured, task.tracedId].filter((id): id is string => Boolean(id))];
   return {
     run: rerun.run, ...launchFields(launch), spawnedAt: now, lastOutputAt: now, exitHint: null,
     exitStatus: null, killed: false, endedAt: null, captured: null, everHeld: [...new Set(held)],
+    // fleetcom starts the new run: no hand-started process to follow any more.
+    followed: null, tracedId: null,
   };
 }

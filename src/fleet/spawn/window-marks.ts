@@ -4,8 +4,8 @@
 import type { Attention } from '../../harness/index.js';
 import type { Launch } from './launch.js';
 import type { Task } from '../supervisor/task.js';
-import { taskWindow } from './task-window.js';
-import type { FleetTmux, WindowSpec } from '../tmux/tmux-port.js';
+import { taskWindow, taskWindowMarks } from './task-window.js';
+import type { FleetTmux, TakeOverSpec, WindowSpec } from '../tmux/tmux-port.js';
 import { WindowNames } from './window-names.js';
 import { SPEC_OPTION, WindowSpecs } from './window-spec.js';
 
@@ -33,6 +33,17 @@ export class WindowMarks {
   window(task: Task, launch: Launch, now: number): WindowSpec {
     const { controlSocket: socket, paneDiedHook } = this.deps;
     return taskWindow(task, launch, { socket, paneDiedHook, now, spec: this.specs.inline(task) });
+  }
+
+  /**
+   * What a running pane's window gets when it becomes the task's (fleetcom adopt): the marks of
+   * a new task's window, its record among them, and the name now recorded as given.
+   */
+  takeOver(task: Task, breakOut: { from: string } | null, now: number): TakeOverSpec {
+    const { controlSocket: socket, paneDiedHook } = this.deps;
+    const marks = taskWindowMarks(task, { socket, paneDiedHook, now, spec: this.specs.current(task) });
+    this.names.changed(task, now, null);
+    return { paneId: task.paneId, breakOut, ...marks };
   }
 
   /**

@@ -20,6 +20,8 @@ export interface RequestTarget {
   next(from: string | null, client: string | null, wrap?: boolean): Promise<{ id: number } | null>;
   recipe(): RecipeTask[];
   load(entries: RecipeTask[], env: Record<string, string>): Promise<ReplyOf<'load'>>;
+  adoptable(caller: string | null): Promise<ReplyOf<'adoptable'>>;
+  adopt(targets: string[] | null, caller: string | null): Promise<ReplyOf<'adopt'>>;
 }
 
 type Handlers = {
@@ -60,6 +62,8 @@ const handlers: Handlers = {
   },
   load: (s, r) => s.load(r.tasks, r.env),
   next: (s, r) => s.next(r.from, r.client, r.wrap),
+  adoptable: (s, r) => s.adoptable(r.caller),
+  adopt: (s, r) => s.adopt(r.targets, r.caller),
   down: () => {
     throw new FleetError('down is handled by the fleet loop');
   },

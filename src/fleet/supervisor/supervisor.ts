@@ -2,15 +2,17 @@
 // interleave with a rerun. tmux owns the tasks' terminals; the supervisor only decides, asks
 // tmux through FleetTmux, and persists what it learned. What each request does is in
 // task-operations.ts, catching up with tmux in reconcile.ts, the shared state in fleet-state.ts.
-import type { RecipeTask, ReplyTo, Request } from '../../control/protocol.js';
+import type { RecipeTask, ReplyOf, ReplyTo, Request } from '../../control/protocol.js';
 import { FleetError } from '../../errors.js';
 import type { AttentionState, RunEvidence } from '../../harness/index.js';
 import { FleetState, type SupervisorDeps } from './fleet-state.js';
-import type { Ending } from '../exits/process-watch.js';
+import type { Ending, WatchTarget } from '../exits/process-watch.js';
 import { processEnded, reconcile } from '../exits/reconcile.js';
 import { dispatch, readNow } from './requests.js';
 import { recipeOf } from '../ids/resolution.js';
-import { stopProcessGroups } from '../lifecycle/stop.js';
+import { stopFollowed, stopProcessGroups } from '../lifecycle/stop.js';
+import { PROC_ROOT } from '../../ownership/index.js';
+import { underShell } from '../agent-panes/followed.js';
 import { TaskOperations } from './task-operations.js';
 import { evidenceOf, type Task } from './task.js';
 
@@ -63,7 +65,7 @@ export class Supervisor {
     return this.enqueue(async () => {
       const task = this.fleet.tasks.get(taskId);
       if (!task || task.endedAt !== null || task.paneId === '' || !this.fleet.tasks.knowsRun(task)) return;
-      const outcome = await processEnded(this.fleet, task, ending);
+      const outcome = await processEnded(this.fleet, task, ending, attempt);
       if (outcome === 'gone') await reconcile(this.fleet);
       else if (outcome === 'not over' && attempt < ENDED_RETRIES) {
         setTimeout(() => void this.processEnded(taskId, ending, attempt + 1).catch(() => undefined), ENDED_RETRY_MS).unref();
@@ -77,6 +79,11 @@ export class Supervisor {
       this.fleet.tasks.adopt(adopted.tasks, adopted.nextId);
       for (const dir of adopted.namespaces) this.fleet.namespaces.adopt(dir);
     });
+  }
+
+  /** Adopts the panes of a tmux session running agents started by hand (up --adopt). */
+  adoptPanes(session: string): Promise<ReplyOf<'adopt'>> {
+    return this.enqueue(() => this.operations.adopt(null, null, session));
   }
 
   /** A reconciliation (panes that died meanwhile get scraped) and state.json written. */
@@ -126,11 +133,17 @@ export class Supervisor {
    */
   stopAll(): Promise<void> {
     return this.enqueue(async () => {
-      const { tmux } = this.fleet.deps;
+      const { tmux, procRoot } = this.fleet.deps;
       const tasks = this.fleet.tasks.values();
-      const left = await stopProcessGroups(tmux, tasks.filter((t) => t.endedAt === null && t.paneId !== '').map((t) => t.paneId));
-      if (left.length > 0) {
-        const ids = tasks.filter((t) => left.includes(t.paneId)).map((t) => t.id);
+      const running = tasks.filter((t) => t.endedAt === null && t.paneId !== '');
+      // An adopted agent under a shell is stopped itself; its shell goes with its window.
+      const followed = running.filter((t) => t.followed && underShell(t, this.fleet.tasks.panePid(t)));
+      const [left, agentsLeft] = await Promise.all([
+        stopProcessGroups(tmux, running.filter((t) => !followed.includes(t)).map((t) => t.paneId)),
+        stopFollowed(procRoot ?? PROC_ROOT, followed.map((t) => t.followed!)),
+      ]);
+      if (left.length > 0 || agentsLeft.length > 0) {
+        const ids = tasks.filter((t) => left.includes(t.paneId) || (t.followed && agentsLeft.includes(t.followed.pid))).map((t) => t.id);
         throw new FleetError(`task(s) ${ids.join(', ')} still running after SIGKILL`);
       }
       await tmux.killWindows(tasks.map((task) => task.windowId).filter((id) => id !== '')).catch(() => undefined);
@@ -186,7 +199,7 @@ export class Supervisor {
    * The pane pid and terminal of each running task, for the process watch (process-watch.ts):
    * a rerun's new process is included as soon as tmux has started it.
    */
-  runningPids(): Map<number, { pid: number; tty: string | null }> {
+  runningPids(): Map<number, WatchTarget> {
     return this.fleet.tasks.runningPids();
   }
 

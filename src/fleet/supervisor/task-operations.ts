@@ -11,8 +11,11 @@ import type { RequestTarget } from './requests.js';
 import { planRerun, rerunFields } from '../rerun/rerun-plan.js';
 import { recipeOf } from '../ids/resolution.js';
 import { planSpawns, type Spec } from '../spawn/spawn-plan.js';
-import { stopProcessGroups } from '../lifecycle/stop.js';
+import { stopFollowed, stopProcessGroups } from '../lifecycle/stop.js';
+import { PROC_ROOT } from '../../ownership/index.js';
+import { shellChildren, underShell } from '../agent-panes/followed.js';
 import type { Task } from './task.js';
+import { adoptAgentPanes, listAgentPanes } from '../agent-panes/adopt-panes.js';
 
 export class TaskOperations implements RequestTarget {
   constructor(private readonly fleet: FleetState) {}
@@ -100,6 +103,7 @@ export class TaskOperations implements RequestTarget {
     const { marks, deps } = this.fleet;
     const now = deps.now();
     const rerun = planRerun(task, this.fleet.holders(), now);
+    if (task.followed && task.paneId !== '') await this.shellLeftIdle(task, rerun.command);
     const { run } = rerun;
     const launch = planLaunch({ id: task.id, run, command: rerun.command, cwd: task.cwd, env: task.env }, await this.fleet.launchInputs());
     const { command } = launch;
@@ -131,9 +135,27 @@ export class TaskOperations implements RequestTarget {
     return task;
   }
 
+  /**
+   * An adopted agent's shell lives on after it: a rerun replaces the shell with the resume
+   * command only when nothing else runs in it (a rerun must not kill what the user started there).
+   */
+  private async shellLeftIdle(task: Task, command: string): Promise<void> {
+    const panePid = (await this.fleet.deps.tmux.livePanePids([task.paneId])).get(task.paneId);
+    if (panePid === undefined || !underShell(task, panePid)) return;
+    const running = shellChildren(this.fleet.deps.procRoot ?? PROC_ROOT, panePid);
+    if (running !== null) {
+      throw new FleetError(
+        `task ${task.id} not rerun: the shell (pid ${panePid}) in pane ${task.paneId} still runs ${running}; ` +
+          `once it has no child left, a rerun replaces the shell with ${command}`,
+      );
+    }
+  }
+
   async kill(task: Task): Promise<void> {
     if (task.endedAt !== null) return;
-    await stopProcessGroups(this.fleet.deps.tmux, [task.paneId]);
+    const { tasks, deps } = this.fleet;
+    if (task.followed && underShell(task, tasks.panePid(task))) await stopFollowed(deps.procRoot ?? PROC_ROOT, [task.followed]);
+    else await stopProcessGroups(deps.tmux, [task.paneId]);
     await this.reconcile();
   }
 
@@ -156,6 +178,16 @@ export class TaskOperations implements RequestTarget {
 
   reconcile(): Promise<void> {
     return reconcile(this.fleet);
+  }
+
+  /** Panes of the fleet's tmux server running agents someone started by hand (fleetcom adopt). */
+  adoptable(caller: string | null): Promise<ReplyOf<'adoptable'>> {
+    return listAgentPanes(this.fleet, caller);
+  }
+
+  /** Makes them tasks, their processes untouched; `session`: only that tmux session's (up --adopt). */
+  adopt(targets: string[] | null, caller: string | null, session?: string): Promise<ReplyOf<'adopt'>> {
+    return adoptAgentPanes(this.fleet, { targets, caller, session });
   }
 
   /** The fleet as recipe entries, agents as their resume commands (precedence 1-4). */

@@ -6,6 +6,19 @@ import { HARNESS_NAMES } from '../../harness/names.js';
 
 const nullableString = z.string().nullable();
 
+const followedSchema = z.object({
+  pid: z.number().int().positive(),
+  /** Field 22 of its `/proc/<pid>/stat`: with the pid it names this process for good. */
+  start: z.string().regex(/^\d+$/),
+  /**
+   * The exit hints the pane's text already held when it was adopted (an earlier agent's in the
+   * same shell), by id, with how often each appeared: an exit hint of this run is one beyond
+   * them. `capped`: more ids than were kept, so an id not kept may be an old one too.
+   */
+  hintsBefore: z.record(z.string(), z.number().int().nonnegative()),
+  capped: z.boolean().default(false),
+});
+
 /** A task's record; the record a task window carries (window-spec.ts) is a part of it. */
 export const taskSchema = z.object({
   id: z.number().int().positive(),
@@ -31,10 +44,21 @@ export const taskSchema = z.object({
   endedAt: z.number().nullable().default(null),
   /** Conversation ids this task held in earlier runs or left with /clear. */
   everHeld: z.array(z.string()).default([]),
+  /**
+   * A run fleetcom did not start: the agent process someone started by hand that the task
+   * follows since it was adopted (fleet/agent-panes). Its end is the run's end, also when the
+   * shell it runs under lives on; null for runs fleetcom started.
+   */
+  followed: followedSchema.nullable().optional(),
+  /** The conversation the followed process's own traces named when last read (claude's registry, codex's open rollout). */
+  tracedId: nullableString.optional(),
 });
 
 /** What state.json keeps of a task, plus run bookkeeping. */
 export type TaskRecord = z.infer<typeof taskSchema>;
+
+/** The hand-started agent process an adopted run follows. */
+export type Followed = z.infer<typeof followedSchema>;
 
 const RECORD_KEYS = Object.keys(taskSchema.shape) as (keyof TaskRecord)[];
 

@@ -1,5 +1,6 @@
 // The supervisor's tasks by id, the next id to give, and each task's pane pid as tmux last
 // reported it. Only a Supervisor holds one, privately, so every change runs on its queue.
+import type { WatchTarget } from '../exits/process-watch.js';
 import type { Task } from './task.js';
 
 export class TaskTable {
@@ -57,17 +58,29 @@ export class TaskTable {
     this.pids.set(task.id, { pid, tty, run: task.run });
   }
 
+  /** The pane pid known for the task's current run, or null. */
+  panePid(task: Task): number | null {
+    const known = this.pids.get(task.id);
+    return known && known.run === task.run ? known.pid : null;
+  }
+
   /** The pid the table knows is of the task's current run (an ending seen of an earlier run is not this run's). */
   knowsRun(task: Task): boolean {
     return this.pids.get(task.id)?.run === task.run;
   }
 
-  /** The pane pid and terminal of each running task whose current run's pid is known (for the process watch). */
-  runningPids(): Map<number, { pid: number; tty: string | null }> {
-    const running = new Map<number, { pid: number; tty: string | null }>();
+  /**
+   * The pane pid and terminal of each running task whose current run's pid is known (for the
+   * process watch); for an adopted run, the agent process it follows, under the pane's shell
+   * or not, with its start tick (a pid reused by another process is not the agent).
+   */
+  runningPids(): Map<number, WatchTarget> {
+    const running = new Map<number, WatchTarget>();
     for (const [id, { pid, tty, run }] of this.pids) {
       const task = this.tasks.get(id);
-      if (task && task.endedAt === null && task.run === run) running.set(id, { pid, tty });
+      if (!task || task.endedAt !== null || task.run !== run) continue;
+      const followed = task.followed;
+      running.set(id, followed ? { pid: followed.pid, tty, start: followed.start, outlivedByTty: followed.pid !== pid } : { pid, tty });
     }
     return running;
   }

@@ -49,6 +49,8 @@ export function evidenceOf(task: TaskRecord): RunEvidence | null {
     pinnedId: task.pinnedId ?? task.targetId,
     spawnedAt: task.spawnedAt,
     endedAt: task.endedAt,
+    tracedId: task.tracedId ?? null,
+    handStarted: Boolean(task.followed),
   };
 }
 

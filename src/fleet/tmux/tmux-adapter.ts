@@ -3,6 +3,8 @@
 // found (its pane id and window id stay the same).
 import { setWindowOption, setWindowOptions, showGlobalEnvironment, unsetWindowOption, windowOptionValues } from '../../tmux/options.js';
 import { capturePane, listPanes, livePanePids, needsReaping, paneWithText, reapChildren, type PaneRecord } from '../../tmux/panes.js';
+import { panePlacesQuery, takeOverPane } from '../../tmux/pane-places.js';
+import { runQueries, textQuery } from '../../tmux/queries.js';
 import type { TmuxRun } from '../../tmux/runner.js';
 import { killWindow, killWindows, newWindows, renameWindow, renameWindows, respawnPane, showWindow } from '../../tmux/windows.js';
 import { LEADING_GLYPH } from '../supervisor/glyphs.js';
@@ -66,6 +68,11 @@ export function fleetTmux(tmux: TmuxRun, sessionId: string, primed: { globalEnvi
     renameWindow: (windowId, name) => renameWindow(tmux, windowId, name),
     renameWindows: (renames) => renameWindows(tmux, renames),
     killWindow: (windowId) => killWindow(tmux, windowId),
+    panePlaces: async () => {
+      const [places, socket] = await runQueries(tmux, [panePlacesQuery(), textQuery(['display-message', '-p', '#{socket_path}'])]);
+      return { places, socket };
+    },
+    takeOverPane: (spec) => takeOverPane(tmux, spec),
     killWindows: (windowIds) => killWindows(tmux, windowIds),
   };
 }

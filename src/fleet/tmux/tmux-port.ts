@@ -1,5 +1,8 @@
 // The tmux operations the supervisor needs, as one interface: the real one is built on
 // src/tmux; unit tests can pass a fake.
+import type { PanePlace, TakeOverSpec } from '../../tmux/pane-places.js';
+
+export type { PanePlace, TakeOverSpec };
 
 export interface PaneInfo {
   paneId: string;
@@ -67,6 +70,10 @@ export interface FleetTmux {
   /** Several renames in as few tmux calls as fit; a window that is gone is skipped. */
   renameWindows(renames: Array<[windowId: string, name: string]>): Promise<void>;
   killWindow(windowId: string): Promise<void>;
+  /** Every pane of the server and where it is, with the server's own socket (`#{socket_path}`), in one call. */
+  panePlaces(): Promise<{ places: PanePlace[]; socket: string }>;
+  /** A running pane becomes a task's window, its process left alone; its window and process after. */
+  takeOverPane(spec: TakeOverSpec): Promise<{ windowId: string; panePid: number | null; paneTty: string | null }>;
   /** Several windows closed in as few tmux calls as fit (`down`: 200 tasks were 200 clients); one gone is skipped. */
   killWindows(windowIds: string[]): Promise<void>;
 }
