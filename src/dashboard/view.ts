@@ -46,7 +46,6 @@ export const HELP: readonly string[] = [
   's        cycle grouping           q   back to the previous window',
   'a        adopt an agent you started by hand in a pane (fleetcom adopt)',
   'N        next task that needs you (a permission first, then the longest waiting)',
-  '         a host\'s task: Enter opens its window over ssh, Space peeks, r reruns there',
   '?        this help                Q   quit: stop every task (fleetcom down)',
   '',
   'Press any key to close this help.',
