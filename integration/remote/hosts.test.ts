@@ -4,10 +4,13 @@
 // test goes on from the fleets the previous one left.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { execa } from 'execa';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HARNESS_NAMES } from '../../src/harness/names.js';
 import { socketHolder } from '../../src/remote/control-socket.js';
+import { startFleet } from '../helpers/fleet.js';
+import { pressKeys, typeLine } from '../helpers/pane.js';
 import { processAlive } from '../helpers/sandbox.js';
 import { waitFor } from '../helpers/wait-for.js';
 import { createHostsWorld, hostsUnavailable, type HostsWorld } from './hosts-kit.js';
@@ -195,5 +198,73 @@ describe.skipIf(hostsUnavailable !== null)('fleets on several hosts', () => {
     expect(stopped.stdout).toMatch(/^beta: unreachable: ssh: connect to host 127\.0\.0\.1 port \d+: Connection refused$/m);
     expect(stopped.stdout).toMatch(/^alpha\nID /m);
     await beta.start();
+  });
+
+  it("shows a host's tasks in the dashboard, peeks at one and reruns it there, opens its window over ssh, and next goes to the one waiting on you", async () => {
+    const alpha = w.ssh.hosts.alpha!;
+    const remoteTmux = (...args: string[]) => execFileSync('tmux', ['-S', alpha.tmuxSocket, ...args], { encoding: 'utf8' }).trim();
+    const peekMe = (await w.cli(['--host', 'alpha', 'run', '--cwd', alpha.dir, '--name', 'peek-me', '--', 'sh', '-c', 'echo remote-peek-token; sleep 1'])).stdout.trim();
+    // gamma is no host of the ssh config: it stays a line with ssh's reason, never holding alpha's rows.
+    const fleet = await startFleet(w.local, { headless: false, env: w.ssh.localEnv, args: ['--hosts', 'alpha,gamma'] });
+    const dash = fleet.supervisorPane;
+    const screen = () => w.local.ops.capturePane(dash, { history: false });
+    const waitForScreen = (needle: RegExp, what: string) => waitFor(async () => needle.test(await screen()), { what: `the dashboard to show ${what}` })
+      .catch(async (e: Error) => {
+        throw new Error(`${e.message}\n--- dashboard ---\n${await screen()}`);
+      });
+    await waitForScreen(/^alpha \(3\)$/m, "alpha's section");
+    await waitForScreen(/^gamma: unreachable: ssh: .*gamma/m, 'gamma unreachable');
+    // The resumed claude waits at its prompt: first in alpha's section, in the waiting colour's place.
+    await waitForScreen(/^alpha \(3\)\n› ❯ {2}claude --resume .* is waiting for you/m, "alpha's claude waiting for you");
+
+    // A client, for the peek's popup; what it draws is kept in a typescript file.
+    const drawn = join(w.local.dir, 'client.typescript');
+    // As large as the fleet's window, so the popup holds the finished pane's lines above its `Pane is dead`.
+    const client = execa('script', ['-qfec', `stty rows 50 cols 160; tmux -S '${w.local.socket}' attach-session -t '${fleet.session}'`, drawn], {
+      env: { ...w.local.env, TERM: 'xterm-256color' }, extendEnv: false, stdin: 'pipe', stdout: 'ignore', stderr: 'ignore', reject: false,
+    });
+    try {
+      await waitFor(async () => (await w.local.tmux('list-clients', '-F', '#{client_name}')).trim() !== '', { what: 'an attached client' });
+      await pressKeys(w.local, dash, '/');
+      await typeLine(w.local, dash, 'peek-me');
+      // Finished (r reruns a finished task), its last screen still there to peek at.
+      await waitForScreen(/^› ✓ {2}peek-me/m, 'peek-me selected, finished');
+      await pressKeys(w.local, dash, 'Space');
+      await waitFor(() => existsSync(drawn) && readFileSync(drawn, 'utf8').includes('remote-peek-token'), { what: "the popup with alpha's screen of peek-me" })
+        .catch(async (e: Error) => {
+          throw new Error(`${e.message}\n--- dashboard ---\n${await screen()}`);
+        });
+      client.stdin?.write('x');
+
+      await pressKeys(w.local, dash, 'r');
+      await waitForScreen(new RegExp(`task ${peekMe} of alpha rerun`), 'the rerun in the status line');
+      expect((await rows()).find((r) => r.host === 'alpha' && String(r.id) === peekMe)?.run).toBe(1);
+
+      // Enter: a local window attached to alpha's tmux, on the claude's window there.
+      const claude = (await rows()).find((r) => r.host === 'alpha' && r.command?.startsWith('claude --resume'))!;
+      const claudeWindow = remoteTmux('display-message', '-p', '-t', claude.paneId, '#{window_id}');
+      await pressKeys(w.local, dash, '/');
+      await typeLine(w.local, dash, 'claude');
+      await pressKeys(w.local, dash, 'Enter');
+      const hostWindows = async () => (await w.local.tmux('list-windows', '-t', fleet.session, '-F', '#{window_active} #{window_id} #{@fleetcom-host}'))
+        .split('\n').filter((l) => l.endsWith(' alpha'));
+      const opened = await waitFor(async () => {
+        const [line] = await hostWindows();
+        return line?.startsWith('1 ') && line.split(' ')[1];
+      }, { what: "alpha's window to open and be shown" });
+      await waitFor(() => remoteTmux('list-clients', '-F', '#{window_id}') === claudeWindow, { what: "a client on alpha showing the claude's window" });
+
+      // next, with nothing here waiting: alpha's claude, in the same window (alpha's tmux moved to it).
+      const peekWindow = remoteTmux('display-message', '-p', '-t', (await rows()).find((r) => r.host === 'alpha' && String(r.id) === peekMe)!.paneId, '#{window_id}');
+      remoteTmux('select-window', '-t', peekWindow);
+      await w.local.tmux('select-window', '-t', (await w.local.tmux('display-message', '-p', '-t', dash, '#{window_id}')).trim());
+      const next = await w.cli(['next']);
+      expect(next).toMatchObject({ exitCode: 0, stdout: `alpha ${claude.id}\n` });
+      expect(remoteTmux('list-clients', '-F', '#{window_id}')).toBe(claudeWindow);
+      expect(await hostWindows()).toEqual([`1 ${opened} alpha`]);
+    } finally {
+      client.kill();
+      await w.cli(['down']);
+    }
   });
 });

@@ -46,6 +46,7 @@ export function registerCommands(program: Command, deps: Deps, dispatch: Dispatc
     .option('--no-bell', "no terminal bell in a task's window when its turn ends or it asks for a permission")
     .option('--adopt', 'at start, adopt every pane of its tmux session that runs an agent you started by hand (see fleetcom adopt)')
     .option('--notify-command <cmd>', 'run by /bin/sh when a task starts waiting for you, with FLEETCOM_TASK_ID, FLEETCOM_TASK_LABEL, FLEETCOM_ATTENTION, FLEETCOM_MESSAGE in its environment (or config.json)')
+    .option('--hosts <list>', "the hosts whose tasks the dashboard shows and next goes to, comma-separated (default: config.json hosts; '' none)")
     .action((session: string | undefined, opts) => dispatch(async () => (await up()).runUp(session, opts, deps)));
 
   program

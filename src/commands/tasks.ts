@@ -52,12 +52,18 @@ export async function runDown(deps: Deps): Promise<number> {
 /** `next`: shows the next task that needs the user; from the key, silent when there is none. */
 export async function runNext(opts: { client?: string; from?: string; socket?: string; fromKey?: boolean }, deps: Deps): Promise<number> {
   const from = opts.from ?? deps.env.TMUX_PANE ?? null;
-  const result = await ask(deps, { op: 'next', from, client: opts.client ?? null }, opts.socket);
+  const client = opts.client ?? null;
+  // A fleet that reaches hosts says so; only then are they asked (hosts-next.ts).
+  const status = await ask(deps, { op: 'status' }, opts.socket);
+  const hosts = status.hosts ?? [];
+  const result: { id: number; host?: string } | null = hosts.length === 0
+    ? await ask(deps, { op: 'next', from, client }, opts.socket)
+    : await (await import('./hosts-next.js')).nextAcrossHosts({ from, client, socket: opts.socket }, hosts, status, deps);
   if (result === null) {
     if (!opts.fromKey) deps.stderr.write('no task needs you\n');
     return opts.fromKey ? 0 : 1;
   }
-  if (!opts.fromKey) deps.stdout.write(`${result.id}\n`);
+  if (!opts.fromKey) deps.stdout.write(result.host === undefined ? `${result.id}\n` : `${result.host} ${result.id}\n`);
   return 0;
 }
 

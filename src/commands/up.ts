@@ -21,8 +21,12 @@ import { hostsLeftMessage } from '../sessions/index.js';
 import type { Settings } from '../config/keys.js';
 import { effectiveSettings } from '../config/settings.js';
 import { TMUX_KEY } from '../config/values.js';
+import { parseHostList } from '../remote/host-name.js';
+import { hostSettings } from './host-link-of.js';
 
-export interface UpOptions extends Partial<Settings> {
+export interface UpOptions extends Partial<Omit<Settings, 'hosts'>> {
+  /** `--hosts a,b`: the hosts the dashboard and `next` reach (instead of config `hosts`). */
+  hosts?: string;
   headless?: boolean;
   detach?: boolean;
   /** Adopt every pane of the tmux session that runs an agent started by hand. */
@@ -47,6 +51,7 @@ export async function runUp(session: string | undefined, opts: UpOptions, deps: 
     throw new UsageError(`the rerun key and the next-task key are both ${settings.nextKey} (--rerun-key, --next-key)`);
   }
   const bell = opts.bell !== false;
+  const hosts = opts.hosts === undefined ? settings.hosts : parseHostList(opts.hosts);
   if (inside) {
     if (opts.detach) throw new UsageError('--detach is for starting a fleet from outside tmux');
     const read = session ? await readSessionArg(session, deps) : null;
@@ -58,11 +63,15 @@ export async function runUp(session: string | undefined, opts: UpOptions, deps: 
     const idleMs = settings.idleSeconds * 1000;
     // Loaded only for a dashboard: a headless supervisor starts without its code.
     const dashboard = opts.headless || !process.stdin.isTTY ? null : await import('../dashboard/terminal.js');
+    const reach = dashboard === null || hosts.length === 0 ? null : { ...(await import('./dashboard-hosts.js')), settings: hostSettings(deps) };
     const ui = dashboard === null
       ? null
-      : (context: FleetUiContext) => dashboard.startDashboard({ ...context, grouping, idleMs, input: process.stdin, output: process.stdout, stderr: deps.stderr });
+      : (context: FleetUiContext) => dashboard.startDashboard({
+        ...context, grouping, idleMs, input: process.stdin, output: process.stdout, stderr: deps.stderr,
+        hosts: reach === null ? null : reach.dashboardHosts(hosts, reach.settings, context),
+      });
     return runFleet(deps, {
-      rerunKey: settings.rerunKey, idleMs, nextKey: settings.nextKey, bell, notifyCommand: settings.notifyCommand, load, ui,
+      rerunKey: settings.rerunKey, idleMs, nextKey: settings.nextKey, bell, notifyCommand: settings.notifyCommand, load, ui, hosts,
       adoptPanes: opts.adopt === true,
     });
   }
@@ -95,7 +104,8 @@ async function startOutside(session: string | undefined, opts: UpOptions, settin
   const argv = [cli.node, cli.script, 'up', '--rerun-key', settings.rerunKey, '--idle-seconds', String(settings.idleSeconds),
     '--group-by', settings.groupBy, '--next-key', settings.nextKey, ...(opts.bell === false ? ['--no-bell'] : []),
     ...(opts.adopt ? ['--adopt'] : []),
-    ...(settings.notifyCommand !== null ? ['--notify-command', settings.notifyCommand] : []), ...(session ? [session] : [])];
+    ...(settings.notifyCommand !== null ? ['--notify-command', settings.notifyCommand] : []),
+    ...(opts.hosts !== undefined ? ['--hosts', opts.hosts] : []), ...(session ? [session] : [])];
   await newSession(tmux, { name, cwd: deps.cwd, argv, env: windowEnv(env, global, {}), path: env.PATH });
   await waitForFleet(files.socket, name);
   return attachOrName(tmux, name, opts, deps);

@@ -36,7 +36,8 @@ export const requestSchema = z.discriminatedUnion('op', [
   z.object({ op: z.literal('save') }),
   z.object({ op: z.literal('load'), tasks: z.array(recipeTaskSchema), env }),
   // Go to the next task that needs the user; `from` is where the user is (a task ref or null).
-  z.object({ op: z.literal('next'), from: taskRef.nullable(), client: z.string().min(1).nullable() }),
+  // wrap false: null instead of going round to the first again (the hosts' tasks come between).
+  z.object({ op: z.literal('next'), from: taskRef.nullable(), client: z.string().min(1).nullable(), wrap: z.boolean().optional() }),
   // Panes running agents someone started by hand; `caller`: the tmux server socket of the asking
   // shell ($TMUX), so a pane id named from another server is never taken for one of the fleet's.
   z.object({ op: z.literal('adoptable'), caller: z.string().nullable() }),

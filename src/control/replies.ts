@@ -31,6 +31,11 @@ export const lsRecordCheck = object({
   parkedJob: nullable(object({ id: str, sessionId: nullable(str), alive: bool })),
   windowId: str,
   paneId: str,
+  /**
+   * The tmux server the window and pane ids belong to: what `ssh -t HOST tmux -S … attach -t
+   * <windowId>` names on a host. Absent in the replies of supervisors from before it was added.
+   */
+  tmuxSocket: optional(nullable(str)),
   spawnedAt: str,
   lastOutputAt: str,
   /** From the agent's own signals (claude hooks, codex notifier); null for other commands. */
@@ -85,7 +90,7 @@ const recipeTaskCheck = object({ cwd: str, cmd: str, name: nullable(str), group:
 const taskId = object({ id: int });
 
 export const replyChecks = {
-  status: object({ pid: int, tmuxSessionId: str, tmuxSessionName: str, tasks: int }),
+  status: object({ pid: int, tmuxSessionId: str, tmuxSessionName: str, tmuxSocket: optional(nullable(str)), hosts: optional(list(str)), tasks: int }),
   run: taskId,
   ls: list(lsRecordCheck),
   rerun: taskId,

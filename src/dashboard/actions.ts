@@ -14,9 +14,10 @@ import { fit } from './cells.js';
 import type { Action } from './keys.js';
 import type { AdoptChoice, LoadChoice } from './model.js';
 import { formatAge } from '../format-age.js';
+import type { HostsFeed } from './host-rows.js';
 
-/** What the fleet loop hands the dashboard (fleet-ui.ts). */
-export type ActionDeps = FleetUiContext;
+/** What the fleet loop hands the dashboard (fleet-ui.ts), and the hosts `up` reaches (none: this machine only). */
+export type ActionDeps = FleetUiContext & { hosts?: HostsFeed | null };
 
 export type Outcome = { status: string } | { choices: LoadChoice[] } | { agentPanes: AdoptChoice[] };
 
@@ -67,6 +68,18 @@ export async function perform(action: Action, deps: ActionDeps): Promise<Outcome
     case 'quit':
       await deps.quit();
       return { status: 'fleet down' };
+    case 'host-show':
+    case 'host-peek':
+    case 'host-rerun': {
+      const hosts = deps.hosts;
+      if (!hosts) return { status: 'no hosts are reached from this fleet' };
+      const t = action.target;
+      if (action.kind === 'host-show') return { status: await hosts.show(t) };
+      if (action.kind === 'host-rerun') return { status: await hosts.rerun(t) };
+      // capture-pane -p ends with the screen's empty lines: the popup shows what was written.
+      await popup((await hosts.capture(t)).replace(/\n+$/, ''), ` ${t.host}: task ${t.id} `, `peek-${t.host.replace(/[^\w.-]/g, '_')}-${t.id}`, deps);
+      return { status: '' };
+    }
   }
 }
 
@@ -119,22 +132,30 @@ async function adoptPane(paneId: string, deps: ActionDeps): Promise<string> {
 
 /** A popup over the dashboard showing the task's screen as it is now; any key closes it. */
 async function peek(task: Task, deps: ActionDeps): Promise<string> {
+  const screen = (await capturePanes(deps.tmux, [task.paneId])).get(task.paneId) ?? '';
+  await popup(screen, ` task ${task.id}: ${labelOf(task)} `, `peek-${task.id}`, deps);
+  return '';
+}
+
+/**
+ * Shows `screen` (its last lines, each cut to the popup: fit() also turns control characters,
+ * a host's included, into spaces) in a popup over the dashboard until a key is pressed.
+ */
+async function popup(screen: string, title: string, name: string, deps: ActionDeps): Promise<void> {
   const size = await displayMessage(deps.tmux, deps.pane, '#{window_width} #{window_height}');
   const [width = 80, height = 24] = size.split(' ').map(Number);
-  const screen = (await capturePanes(deps.tmux, [task.paneId])).get(task.paneId) ?? '';
   const inner = { w: Math.max(10, width - 4), h: Math.max(3, height - 4) };
   const lines = screen.split('\n').slice(-inner.h).map((l) => fit(l, inner.w).trimEnd());
-  const file = path.join(deps.scratchDir, `peek-${task.id}-${process.pid}.txt`);
+  const file = path.join(deps.scratchDir, `${name}-${process.pid}.txt`);
   writeFileAtomicSync(file, lines.join('\n'));
   const q = quoteShell(file);
   try {
     await displayPopup(deps.tmux, {
-      target: deps.pane, width: inner.w + 2, height: inner.h + 2, title: ` task ${task.id}: ${labelOf(task)} `,
+      target: deps.pane, width: inner.w + 2, height: inner.h + 2, title: fit(title, inner.w).trimEnd(),
       command: `printf '\\033[?25l'; cat ${q}; rm -f ${q}; stty -icanon -echo; dd bs=1 count=1 >/dev/null 2>&1`,
     });
   } catch (error) {
     removeFile(file);
     throw error;
   }
-  return '';
 }

@@ -1,7 +1,7 @@
 // Key handling as a pure function: (UI state, key, rows) → new UI state and at most one action
 // for the loop to carry out. Nothing here talks to tmux or the supervisor.
-import { nextNeedingYou } from '../harness/index.js';
-import { displayOrder, GROUPINGS, selectedRow, type AdoptChoice, type LoadChoice, type Mode, type Row, type Ui } from './model.js';
+import type { RemoteTarget } from '../remote/remote-tmux.js';
+import { displayOrder, GROUPINGS, nextRowNeedingYou, selectedRow, type AdoptChoice, type LoadChoice, type Mode, type Row, type Ui } from './model.js';
 
 export type Key =
   | { name: 'up' | 'down' | 'left' | 'right' | 'enter' | 'escape' | 'backspace' | 'tab' | 'interrupt' }
@@ -20,7 +20,13 @@ export type Action =
   | { kind: 'list-agent-panes' }
   | { kind: 'adopt'; paneId: string }
   | { kind: 'last-window' }
-  | { kind: 'quit' };
+  | { kind: 'quit' }
+  // A host's task: its window shown here over ssh, its screen peeked at, rerun there.
+  | { kind: 'host-show' | 'host-peek' | 'host-rerun'; target: RemoteTarget };
+
+/** Keys that act on a host's task (the others say how to do it with --host). */
+const HOST_KEYS: Readonly<Record<string, 'host-show' | 'host-peek' | 'host-rerun'>> = { enter: 'host-show', ' ': 'host-peek', r: 'host-rerun' };
+const HOST_COMMAND: Readonly<Record<string, string>> = { X: 'kill', m: 'tag', R: 'rename', g: 'group' };
 
 export interface KeyResult {
   ui: Ui;
@@ -145,6 +151,16 @@ export function handleKey(ui: Ui, key: Key, rows: readonly Row[], home: string):
   });
   const onRow = (make: (r: Row) => KeyResult): KeyResult => (row ? make(row) : { ui: { ...ui, status: 'no task selected' }, action: null });
   const pinned = row ? { ...ui, selected: row.id } : ui;
+  const remote = row?.remote;
+  if (remote !== undefined) {
+    const kind = HOST_KEYS[key.name === 'enter' ? 'enter' : (c ?? '')];
+    if (kind !== undefined) return { ui: pinned, action: { kind, target: remote } };
+    const command = HOST_COMMAND[c ?? ''];
+    if (command !== undefined) {
+      const rm = command === 'kill' && row?.state === 'exited' ? 'rm' : command;
+      return { ui: { ...pinned, status: `a task of ${remote.host}: fleetcom --host ${remote.host} ${rm} ${remote.id}` }, action: null };
+    }
+  }
   if (key.name === 'enter') return onRow((r) => ({ ui: pinned, action: { kind: 'select-window', id: r.id } }));
   switch (c) {
     case ' ':
@@ -176,9 +192,10 @@ export function handleKey(ui: Ui, key: Key, rows: readonly Row[], home: string):
     }
     case 'N': {
       // Like prefix N in tmux: the next task that needs you, its window shown.
-      const next = nextNeedingYou(rows, row?.id ?? null);
+      const next = nextRowNeedingYou(rows, row);
       if (next === null) return { ui: { ...ui, status: 'no task needs you' }, action: null };
-      return { ui: select(ui, rows, home, next.id), action: { kind: 'select-window', id: next.id } };
+      const go: Action = next.remote ? { kind: 'host-show', target: next.remote } : { kind: 'select-window', id: next.id };
+      return { ui: select(ui, rows, home, next.id), action: go };
     }
     case '?':
       return { ui: { ...ui, mode: { kind: 'help' } }, action: null };

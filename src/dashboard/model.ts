@@ -5,6 +5,7 @@ import { glyphFor, type TaskState } from '../fleet/supervisor/glyphs.js';
 import { labelOf, taskState, type Task } from '../fleet/supervisor/task.js';
 import { needsYouOrder, type Attention, type AttentionState } from '../harness/index.js';
 import { abbreviateDir } from '../sessions/names.js';
+import type { RemoteTarget } from '../remote/remote-tmux.js';
 import { UNASSIGNED_GROUP } from '../sessions/recipe.js';
 
 export interface Row {
@@ -29,6 +30,8 @@ export interface Row {
   attention: Attention | null;
   /** ms since epoch when `attention` began, or null. */
   since: number | null;
+  /** A host's task (its own id and window there); absent for this machine's. */
+  remote?: RemoteTarget;
 }
 
 export const NEEDS_YOU = 'Needs you';
@@ -76,6 +79,8 @@ export const initialUi: Ui = { selected: null, index: 0, grouping: 'state', mode
 export interface Section {
   title: string;
   rows: Row[];
+  /** The host whose tasks these are (a host's section); absent for this machine's. */
+  host?: string;
 }
 
 /**
@@ -128,11 +133,35 @@ export function matches(row: Row, text: string): boolean {
 /**
  * Rows into titled sections: first the tasks that need the user (a permission first, then the
  * longest waiting), then the rest (in id order) by the grouping; empty sections are left out.
+ * The hosts' tasks follow, one section per host (in the order of their rows), each host's
+ * tasks that need the user first, then the others in their id order there.
  */
 export function sections(rows: readonly Row[], grouping: Grouping, home: string): Section[] {
-  const needsYou = needsYouOrder(rows);
+  const local = rows.filter((r) => r.remote === undefined);
+  const needsYou = needsYouOrder(local);
   const first = needsYou.length > 0 ? [{ title: NEEDS_YOU, rows: needsYou }] : [];
-  return [...first, ...groupedSections(rows.filter((r) => !needsYou.includes(r)), grouping, home)];
+  return [...first, ...groupedSections(local.filter((r) => !needsYou.includes(r)), grouping, home), ...hostSections(rows)];
+}
+
+function hostSections(rows: readonly Row[]): Section[] {
+  const byHost = new Map<string, Row[]>();
+  for (const row of rows) if (row.remote) byHost.set(row.remote.host, [...(byHost.get(row.remote.host) ?? []), row]);
+  return [...byHost].map(([host, hostRows]) => {
+    const needsYou = needsYouOrder(hostRows);
+    const rest = hostRows.filter((r) => !needsYou.includes(r)).sort((a, b) => (a.remote?.id ?? 0) - (b.remote?.id ?? 0));
+    return { title: host, host, rows: [...needsYou, ...rest] };
+  });
+}
+
+/**
+ * The row `N` goes to after `current`: this machine's tasks that need the user in their order,
+ * then each host's in the order of the hosts (what `fleetcom next` visits), round again.
+ */
+export function nextRowNeedingYou(rows: readonly Row[], current: Row | null): Row | null {
+  const order = sections(rows.filter((r) => r.attention === 'waiting' || r.attention === 'permission'), 'state', '')
+    .flatMap((s) => (s.host === undefined && s.title !== NEEDS_YOU ? [] : s.rows));
+  const at = current === null ? -1 : order.findIndex((r) => r.id === current.id);
+  return order[(at + 1) % Math.max(order.length, 1)] ?? null;
 }
 
 function groupedSections(rows: readonly Row[], grouping: Grouping, home: string): Section[] {

@@ -1,7 +1,10 @@
 // The dashboard's terminal loop, kept thin: raw keys in, the pure view out. It owns the
 // alternate screen while it runs, redraws only lines that changed, refreshes within a second
 // of a fleet change (plus a 1 s tick for ages and idleness), and reads the latest output line
-// of the rows on screen only, one tmux call for all of them.
+// of the rows on screen only, one tmux call for all of them. The hosts' rows (when `up` reaches
+// hosts) come from their own loop: each round asks every host at once under the hosts'
+// deadline, and every redraw shows the latest answers, so a slow or dropped host never holds
+// this machine's rows.
 import type { Output } from '../deps.js';
 import type { Task } from '../fleet/supervisor/task.js';
 import { capturePanes } from '../tmux/screens.js';
@@ -9,6 +12,7 @@ import { perform, type ActionDeps } from './actions.js';
 import { decodeKeys } from './input.js';
 import { handleKey, openAdopt, openLoad, type Action } from './keys.js';
 import { rowsToRead, type KnownLine } from './line-reads.js';
+import { hostRows, hostStatuses, HostRowIds, type HostAnswer } from './host-rows.js';
 import { initialUi, latestLine, rowOf, type Grouping, type Ui } from './model.js';
 import { render, type LineStyle } from './view.js';
 
@@ -71,6 +75,8 @@ const SOON_MS = 30;
 const KEPT_LOG_LINES = 500;
 /** Lines above the screen read too: a pane made smaller pushes its last output up there. */
 const HISTORY_LINES = 30;
+/** Pause between the end of one round of asking the hosts and the next. */
+export const HOST_POLL_MS = 2_000;
 
 export function startDashboard(deps: DashboardDeps): Dashboard {
   const { input, output } = deps;
@@ -86,12 +92,47 @@ export function startDashboard(deps: DashboardDeps): Dashboard {
 
   const colour = coloursWanted(deps.env, output);
   const tasks = (): Task[] => [...deps.fleet.tasks()];
+  const feed = deps.hosts ?? null;
+  const answers = new Map<string, HostAnswer>();
+  const hostIds = new HostRowIds();
+  let hostTimer: NodeJS.Timeout | null = null;
+  let polling = false;
+  let pollAgain = false;
   const rows = () => {
     const now = deps.now();
-    return tasks().map((t) => {
+    const local = tasks().map((t) => {
       const known = lines.get(t.id);
       return rowOf(t, now, known && known.run === t.run ? known.line : '', deps.fleet.attention(t), deps.idleMs);
     });
+    return feed === null ? local : [...local, ...hostRows(feed.hosts, answers, now, hostIds)];
+  };
+
+  /** One round of asking every host; the next starts HOST_POLL_MS after it ends (or at once when asked for meanwhile). */
+  const pollHosts = () => {
+    if (feed === null || closed) return;
+    if (polling) {
+      pollAgain = true;
+      return;
+    }
+    if (hostTimer) clearTimeout(hostTimer);
+    hostTimer = null;
+    polling = true;
+    feed.poll()
+      .then((got) => {
+        for (const answer of got) answers.set(answer.host, answer);
+      })
+      .catch((error: Error) => {
+        ui = { ...ui, status: `could not ask the hosts: ${error.message}` };
+      })
+      .finally(() => {
+        polling = false;
+        if (closed) return;
+        soon();
+        if (pollAgain) {
+          pollAgain = false;
+          pollHosts();
+        } else hostTimer = setTimeout(pollHosts, HOST_POLL_MS);
+      });
   };
 
   const draw = () => {
@@ -99,7 +140,7 @@ export function startDashboard(deps: DashboardDeps): Dashboard {
     if (closed) return;
     const width = output.columns ?? 80;
     const height = output.rows ?? 24;
-    const screen = render({ rows: rows(), ui, home: deps.home, width, height });
+    const screen = render({ rows: rows(), ui, home: deps.home, width, height, hosts: feed === null ? undefined : hostStatuses(feed.hosts, answers) });
     ui = { ...ui, scroll: screen.scroll };
     visible = screen.visible;
     let out = drawn.length !== screen.lines.length ? '\x1b[2J' : '';
@@ -151,7 +192,11 @@ export function startDashboard(deps: DashboardDeps): Dashboard {
       .catch((error: Error) => {
         ui = { ...ui, status: `error: ${error.message}` };
       })
-      .finally(soon);
+      .finally(() => {
+        // What was done on a host shows in its rows at the next answer: ask now.
+        if (action.kind === 'host-rerun' || action.kind === 'host-show') pollHosts();
+        soon();
+      });
   };
 
   const onData = (data: string) => {
@@ -176,6 +221,7 @@ export function startDashboard(deps: DashboardDeps): Dashboard {
   output.write('\x1b[?1049h\x1b[?25l\x1b[2J');
   draw();
   void refreshLines().then(draw);
+  pollHosts();
   const tick = setInterval(() => {
     void refreshLines();
     draw();
@@ -197,6 +243,7 @@ export function startDashboard(deps: DashboardDeps): Dashboard {
       closed = true;
       clearInterval(tick);
       if (pending) clearTimeout(pending);
+      if (hostTimer) clearTimeout(hostTimer);
       input.off('data', onData);
       output.off('resize', onResize);
       try {

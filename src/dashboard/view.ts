@@ -9,6 +9,7 @@
 import { cellWidth, fit, fitRight } from './cells.js';
 import { TAGGED_GLYPH } from '../fleet/supervisor/glyphs.js';
 import { formatAge } from '../format-age.js';
+import type { HostStatus } from './host-rows.js';
 import { glyphOf, shownSections, selectedRow, type Mode, type Row, type Ui } from './model.js';
 
 export type LineStyle = 'plain' | 'header' | 'title' | 'selected' | 'status' | 'waiting' | 'permission';
@@ -20,6 +21,8 @@ export interface Frame {
   home: string;
   width: number;
   height: number;
+  /** The hosts whose sections follow this machine's, with what each answered (none: no hosts). */
+  hosts?: readonly HostStatus[];
 }
 
 export interface Screen {
@@ -111,14 +114,24 @@ function listBody(frame: Frame, width: number): Body {
   };
   if (rows.length === 0) push(fit('  No tasks yet: press n to start a command, o to load a session.', width), 'plain', null);
   else if (order.length === 0) push(fit('  No task matches.', width), 'plain', null);
-  for (const section of shown) {
-    push(fit(`${section.title} (${section.rows.length})`, width), 'title', null);
-    for (const row of section.rows) {
+  const pushRows = (section: { rows: readonly Row[] } | undefined) => {
+    for (const row of section?.rows ?? []) {
       const selected = row === chosen;
       if (selected) body.selectedLine = body.lines.length;
       const style: LineStyle = selected ? 'selected' : row.attention === 'permission' || row.attention === 'waiting' ? row.attention : 'plain';
-      push(rowLine(row, selected, labelWidth, width), style, row.id);
+      // A host's row has no pane here: the loop reads no screen for it.
+      push(rowLine(row, selected, labelWidth, width), style, row.remote ? null : row.id);
     }
+  };
+  for (const section of shown.filter((s) => s.host === undefined)) {
+    push(fit(`${section.title} (${section.rows.length})`, width), 'title', null);
+    pushRows(section);
+  }
+  // Every host has its line, answered or not: the reason ssh gave for one that did not.
+  for (const host of frame.hosts ?? []) {
+    const section = shown.find((s) => s.host === host.host);
+    push(fit(host.note === null ? `${host.host} (${section?.rows.length ?? 0})` : `${host.host}: ${host.note}`, width), 'title', null);
+    pushRows(section);
   }
   return body;
 }

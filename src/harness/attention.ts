@@ -171,9 +171,13 @@ export function needsYouOrder<T extends Attending>(items: Iterable<T>): T[] {
     .sort((a, b) => rank(a.attention) - rank(b.attention) || (a.since ?? 0) - (b.since ?? 0) || a.id - b.id);
 }
 
-/** The one to go to after `current` (a task id, or null when the user is elsewhere), cycling. */
-export function nextNeedingYou<T extends Attending>(items: Iterable<T>, current: number | null): T | null {
+/**
+ * The one to go to after `current` (a task id, or null when the user is elsewhere), cycling;
+ * without `wrap`, null where it would go round to the first again.
+ */
+export function nextNeedingYou<T extends Attending>(items: Iterable<T>, current: number | null, wrap = true): T | null {
   const order = needsYouOrder(items);
   const at = order.findIndex((t) => t.id === current);
+  if (!wrap && at + 1 >= order.length) return null;
   return order[(at + 1) % Math.max(order.length, 1)] ?? null;
 }

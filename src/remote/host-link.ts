@@ -98,24 +98,38 @@ function connectTimeout(opts: CallOptions, left: number | null): string[] {
   return seconds === null ? [] : ['-o', `ConnectTimeout=${Math.max(1, Math.ceil(seconds))}`];
 }
 
+/**
+ * The options of every call through the host's master: ControlMaster=auto (the first call
+ * makes it), ControlPersist, ServerAlive (a master whose host went away ends within ~30 s
+ * instead of holding a dead connection), and BatchMode where no one can answer a prompt.
+ */
+export function masterOptions(batch: boolean): string[] {
+  return [
+    '-o', 'ControlMaster=auto', '-o', `ControlPersist=${CONTROL_PERSIST_SECONDS}`,
+    '-o', 'ServerAliveInterval=10', '-o', 'ServerAliveCountMax=3',
+    ...(batch ? ['-o', 'BatchMode=yes'] : []),
+  ];
+}
+
 /** Runs `fleetcom <words>` on `host`. Throws only for a refused host or an unsafe control dir. */
-export async function callHost(link: HostLink, host: string, words: readonly string[], opts: CallOptions): Promise<HostCall> {
+export function callHost(link: HostLink, host: string, words: readonly string[], opts: CallOptions): Promise<HostCall> {
+  return callHostLine(link, host, remoteCommandLine(link.remoteCommand, words), link.remoteCommand[0] ?? 'fleetcom', opts);
+}
+
+/**
+ * Runs one command line (already quoted for the host's shell) on `host` through its master,
+ * `program` being what a "not found" there names. callHost's path, for the host's own tmux.
+ */
+export async function callHostLine(link: HostLink, host: string, line: string, program: string, opts: CallOptions): Promise<HostCall> {
   checkHost(host);
   ensureControlDir(link.runtimeDir, link.controlDir);
   const started = Date.now();
   return session(host, async () => {
     await checkMaster(link, host, opts.deadlineMs === null ? MASTER_CHECK_MS : Math.min(MASTER_CHECK_MS, opts.deadlineMs));
     const left = opts.deadlineMs === null ? null : Math.max(1, opts.deadlineMs - (Date.now() - started));
-    const options = [
-      '-o', 'ControlMaster=auto', '-o', `ControlPersist=${CONTROL_PERSIST_SECONDS}`,
-      // A master whose host went away ends within ~30 s instead of holding a dead connection.
-      '-o', 'ServerAliveInterval=10', '-o', 'ServerAliveCountMax=3',
-      ...(opts.batch ? ['-o', 'BatchMode=yes'] : []),
-      ...connectTimeout(opts, left),
-    ];
-    const argv = [...sshArgv(link, host, options), '--', host, remoteCommandLine(link.remoteCommand, words)];
+    const argv = [...sshArgv(link, host, [...masterOptions(opts.batch), ...connectTimeout(opts, left)]), '--', host, line];
     const run = await runSsh(argv, { deadlineMs: left, input: opts.input, onStdout: opts.onStdout, onStderr: opts.onStderr });
-    const failure = failureOf(host, run, { deadlineMs: opts.deadlineMs, remoteProgram: link.remoteCommand[0] ?? 'fleetcom' });
+    const failure = failureOf(host, run, { deadlineMs: opts.deadlineMs, remoteProgram: program });
     return { run, failure };
   });
 }

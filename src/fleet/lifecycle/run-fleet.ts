@@ -46,6 +46,8 @@ export interface FleetOptions {
   load: RecipeTask[];
   /** The user interface (the dashboard), or null: log lines go to stderr. */
   ui: StartUi | null;
+  /** The hosts the dashboard and `next` reach (config `hosts`, up --hosts); none: this machine only. */
+  hosts?: readonly string[];
   /** Adopt the panes of this tmux session running agents started by hand (up --adopt). */
   adoptPanes?: boolean;
 }
@@ -102,7 +104,10 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
     statePath: files.state,
     controlSocket: files.socket,
     paneDiedHook: paneDiedHook(files.socket),
-    tmuxSession: { id: sessionId, name: sessionName },
+    // $TMUX is `socket,server pid,session index`: the server this pane (and every task) is on
+    // (the socket's path may hold a comma itself).
+    tmuxSession: { id: sessionId, name: sessionName, socket: env.TMUX.split(',').slice(0, -2).join(',') },
+    hosts: opts.hosts ?? [],
     installNamespace: () => installNamespace(root, { pid: process.pid }).dir,
     capturePath,
     now: deps.now,

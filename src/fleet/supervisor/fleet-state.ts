@@ -24,7 +24,10 @@ export interface SupervisorDeps {
   controlSocket: string;
   /** The tmux command each task window runs when its pane dies. */
   paneDiedHook: string;
-  tmuxSession: { id: string; name: string };
+  /** The fleet's tmux session, and the socket of its tmux server (what a host's attach names). */
+  tmuxSession: { id: string; name: string; socket?: string };
+  /** The hosts this fleet's `next` and dashboard reach too (what `status` tells a client). */
+  hosts?: readonly string[];
   /** The capture namespace of this supervisor, installed on first use; throws on failure. */
   installNamespace: () => string;
   capturePath: (namespace: string, id: number, run: number) => string;
@@ -64,7 +67,7 @@ export class FleetState {
 
   /** The task as `ls --json` shows it. */
   view(task: Task, now = this.deps.now(), ids = this.currentIds(now)): LsRecord {
-    return lsRecord(task, now, ids.get(task.id) ?? null, this.attention.of(task), this.deps.idleMs);
+    return lsRecord(task, now, ids.get(task.id) ?? null, this.attention.of(task), this.deps.idleMs, this.deps.tmuxSession.socket ?? null);
   }
 
   state(): PersistedState {

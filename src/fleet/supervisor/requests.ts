@@ -17,7 +17,7 @@ export interface RequestTarget {
   remove(task: Task): Promise<void>;
   update(task: Task, fields: Partial<Pick<Task, 'name' | 'group' | 'tagged'>>): LsRecord;
   paneDied(paneId: string): Promise<void>;
-  next(from: string | null, client: string | null): Promise<{ id: number } | null>;
+  next(from: string | null, client: string | null, wrap?: boolean): Promise<{ id: number } | null>;
   recipe(): RecipeTask[];
   load(entries: RecipeTask[], env: Record<string, string>): Promise<ReplyOf<'load'>>;
   adoptable(caller: string | null): Promise<ReplyOf<'adoptable'>>;
@@ -61,7 +61,7 @@ const handlers: Handlers = {
     return s.recipe();
   },
   load: (s, r) => s.load(r.tasks, r.env),
-  next: (s, r) => s.next(r.from, r.client),
+  next: (s, r) => s.next(r.from, r.client, r.wrap),
   adoptable: (s, r) => s.adoptable(r.caller),
   adopt: (s, r) => s.adopt(r.targets, r.caller),
   down: () => {
@@ -82,7 +82,7 @@ const handlers: Handlers = {
 const reads: { [K in Request['op']]?: (target: RequestTarget, request: Extract<Request, { op: K }>) => Promise<ReplyOf<K>> | ReplyOf<K> } = {
   status: (s) => s.status(),
   ls: (s) => s.list(),
-  next: (s, r) => s.next(r.from, r.client),
+  next: (s, r) => s.next(r.from, r.client, r.wrap),
   save: (s) => s.recipe(),
 };
 

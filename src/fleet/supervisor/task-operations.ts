@@ -22,7 +22,7 @@ export class TaskOperations implements RequestTarget {
 
   status(): ReplyOf<'status'> {
     const { tmuxSession } = this.fleet.deps;
-    return { pid: process.pid, tmuxSessionId: tmuxSession.id, tmuxSessionName: tmuxSession.name, tasks: this.fleet.tasks.size };
+    return { pid: process.pid, tmuxSessionId: tmuxSession.id, tmuxSessionName: tmuxSession.name, tmuxSocket: tmuxSession.socket ?? null, hosts: [...(this.fleet.deps.hosts ?? [])], tasks: this.fleet.tasks.size };
   }
 
   list(): LsRecord[] {
@@ -37,11 +37,14 @@ export class TaskOperations implements RequestTarget {
     return task;
   }
 
-  /** Shows the next task that needs the user (after the one at `from`) in `client`; its id, or null. */
-  async next(from: string | null, client: string | null): Promise<{ id: number } | null> {
+  /**
+   * Shows the next task that needs the user (after the one at `from`) in `client`; its id, or
+   * null. Without `wrap`, null also when the next one would be back at the start of the order.
+   */
+  async next(from: string | null, client: string | null, wrap = true): Promise<{ id: number } | null> {
     const { tasks, attention } = this.fleet;
     const current = from === null ? null : (tasks.lookup(from)?.id ?? null);
-    const target = nextNeedingYou(tasks.values().map((task) => ({ task, id: task.id, ...attention.of(task) })), current);
+    const target = nextNeedingYou(tasks.values().map((task) => ({ task, id: task.id, ...attention.of(task) })), current, wrap);
     if (target === null) return null;
     await this.fleet.deps.tmux.showWindow(target.task.windowId, client);
     return { id: target.id };

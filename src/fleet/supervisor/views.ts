@@ -4,7 +4,7 @@ import { parkedJobView } from '../rerun/parked-jobs.js';
 import type { LsRecord } from '../../control/protocol.js';
 import { IDLE_AFTER_MS, taskState, type Task } from './task.js';
 
-export function lsRecord(task: Task, now: number, resolved: Resolved | null, attention: AttentionState, idleMs = IDLE_AFTER_MS): LsRecord {
+export function lsRecord(task: Task, now: number, resolved: Resolved | null, attention: AttentionState, idleMs = IDLE_AFTER_MS, tmuxSocket: string | null = null): LsRecord {
   const source = resolved && resolved.source !== 'correlation' ? resolved.source : null;
   const id = source ? resolved!.id : null;
   return {
@@ -25,6 +25,7 @@ export function lsRecord(task: Task, now: number, resolved: Resolved | null, att
     parkedJob: parkedJobView(task),
     windowId: task.windowId,
     paneId: task.paneId,
+    tmuxSocket,
     spawnedAt: new Date(task.spawnedAt).toISOString(),
     lastOutputAt: new Date(task.lastOutputAt).toISOString(),
     attention: attention.attention,
