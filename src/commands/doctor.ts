@@ -1,4 +1,4 @@
-// `fleetcom doctor [SESSION | --fleet] [--json] [--fix]`: checks every entry of a saved session
+// `fleetcom doctor [SESSION | --fleet] [--json | --verbose] [--fix]`: checks every entry of a saved session
 // (or every task of the running fleet) without starting anything; exit 1 when any entry would
 // fail. --fix starts unresumable entries fresh: it rewrites them to the bare agent command,
 // atomically, after copying the file to a backup beside it.
@@ -20,6 +20,8 @@ export interface DoctorOptions {
   fleet?: boolean;
   json?: boolean;
   fix?: boolean;
+  /** Every entry its own row: without it, entries failing for the same reason are summed up past the first few. */
+  verbose?: boolean;
 }
 
 /** The `--json` document. */
@@ -43,7 +45,7 @@ export async function runDoctor(session: string | undefined, opts: DoctorOptions
     fixHint: opts.fleet ? 'a rerun starts it fresh; save again to keep that' : `fleetcom doctor --fix ${session ?? ''} starts it fresh`.replace(/ +starts/, ' starts'),
   };
   const report = opts.fleet ? await doctorFleet(tasks, context, deps) : await doctorSession(session ?? '', opts.fix === true, context, deps);
-  deps.stdout.write(opts.json ? `${JSON.stringify(report, null, 2)}\n` : formatDoctorTable(report.entries));
+  deps.stdout.write(opts.json ? `${JSON.stringify(report, null, 2)}\n` : formatDoctorTable(report.entries, opts.verbose === true));
   for (const fix of report.fixed) deps.stderr.write(`fixed ${fix.dir}: ${fix.from} → ${fix.to}\n`);
   if (report.backup !== null) deps.stderr.write(`the file before: ${report.backup}\n`);
   const ok = report.entries.length - report.failed;
@@ -73,9 +75,10 @@ async function doctorSession(arg: string, fix: boolean, context: DoctorContext, 
   const entries: EntryReport[] = [];
   for (const [dir, list] of recipe.dirs) {
     for (const entry of list) {
+      // The caller's environment is shared by every entry without agent homes of its own (300 000 copies cost seconds).
       const check: EntryToCheck = {
         dir, cwd: expandDir(dir, home, deps.cwd), command: entry.cmd, name: entry.name,
-        env: { ...env, ...expandHomes(entry.env ?? {}, home) },
+        env: entry.env === undefined ? env : { ...env, ...expandHomes(entry.env, home) },
       };
       entries.push(checkEntry(check, context));
     }

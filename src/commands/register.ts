@@ -130,8 +130,10 @@ export function registerCommands(program: Command, deps: Deps, dispatch: Dispatc
     .command('load')
     .description("spawn a saved session's tasks into the running fleet, with this shell's environment")
     .argument('<session>', 'a session name, or a path (/…, ./…, ../…, ~…, ….json)')
-    .addHelpText('after', example('  fleetcom load work\n  fleetcom load ./fleet.json'))
-    .action((session: string) => dispatch(async () => (await load()).runLoad(session, deps)));
+    .option('--verbose', 'one line per entry not started, instead of one line per reason with its count and first entries')
+    .option('--json', 'print one JSON document: the tasks started and every entry not started, with why')
+    .addHelpText('after', example('  fleetcom load work\n  fleetcom load ./fleet.json\n  fleetcom load --verbose work\n  fleetcom load --json work'))
+    .action((session: string, opts) => dispatch(async () => (await load()).runLoad(session, opts, deps)));
 
   program
     .command('sessions')
@@ -144,8 +146,10 @@ export function registerCommands(program: Command, deps: Deps, dispatch: Dispatc
     .command('recover')
     .description('load the newest recovery snapshot not written by the running fleet (or the one named)')
     .argument('[snapshot]', 'a snapshot as listed by fleetcom sessions, or a path')
-    .addHelpText('after', example('  fleetcom recover\n  fleetcom recover 20261129-193005-4242'))
-    .action((snapshot: string | undefined) => dispatch(async () => (await load()).runRecover(snapshot, deps)));
+    .option('--verbose', 'one line per entry not started, instead of one line per reason with its count and first entries')
+    .option('--json', 'print one JSON document: the tasks started and every entry not started, with why')
+    .addHelpText('after', example('  fleetcom recover\n  fleetcom recover 20261129-193005-4242\n  fleetcom recover --json'))
+    .action((snapshot: string | undefined, opts) => dispatch(async () => (await load()).runRecover(snapshot, opts, deps)));
 
   program
     .command('doctor')
@@ -154,7 +158,8 @@ export function registerCommands(program: Command, deps: Deps, dispatch: Dispatc
     .option('--fleet', "check the running fleet's tasks instead")
     .option('--json', 'print one JSON document')
     .option('--fix', 'rewrite entries whose conversation cannot be resumed to the bare agent command (a backup is kept beside the file)')
-    .addHelpText('after', example('  fleetcom doctor work\n  fleetcom doctor --fix ./fleet.json\n  fleetcom doctor --fleet --json'))
+    .option('--verbose', 'a row for every entry, instead of the first few of those failing for the same reason and their count')
+    .addHelpText('after', example('  fleetcom doctor work\n  fleetcom doctor --verbose work\n  fleetcom doctor --fix ./fleet.json\n  fleetcom doctor --fleet --json'))
     .action((session: string | undefined, opts) => dispatch(async () => (await doctor()).runDoctor(session, opts, deps)));
 
   program
