@@ -11,7 +11,9 @@ import { claudeSlug, utcDateFolders } from '../dist/harness/index.js';
 
 const FULL = { samples: 200, warmup: 10 };
 const SMOKE = { samples: 5, warmup: 1 };
-const TARGET_MS = 50;
+// The goal was 50 ms where the fs.watch floor took ~0.3 ms (quiet): a watcher that polls, or
+// reads more than the one changed file, misses it.
+const RATIO = 40;
 const TIMEOUT_MS = 5000;
 const CWD = '/w/bench';
 
@@ -92,8 +94,7 @@ async function measure(tmp, { samples: SAMPLES, warmup: WARMUP }) {
         floors.push(f);
       }
     }
-    const sorted = [...floors].sort((a, b) => a - b);
-    return { figure: label, unit: 'ms', samples: latencies, baseline: sorted[Math.floor(sorted.length / 2)], target: TARGET_MS };
+    return { figure: label, unit: 'ms', samples: latencies, baseline: floors, target: { ratio: RATIO } };
   };
 
   const payload = (id) => JSON.stringify({ session_id: id, cwd: CWD, hook_event_name: 'SessionStart', source: 'startup' });
