@@ -36,7 +36,7 @@ function loadedSources(...entryPoints: string[]): string[] {
 /** What every command but `ls` loads first: commander and the command table. */
 const PROGRAM = 'src/commands/program.ts';
 
-const SUPERVISOR_ONLY = [/node_modules\/zod\//, /node_modules\/chokidar\//, /^src\/dashboard\//, /^src\/fleet\/supervisor/, /^src\/tmux\/runner/];
+const SUPERVISOR_ONLY = [/node_modules\/zod\//, /node_modules\/chokidar\//, /^src\/dashboard\//, /^src\/fleet\/(supervisor\/supervisor|lifecycle\/run-fleet)\.ts/, /^src\/tmux\/runner/];
 
 describe('the bundled bin', () => {
   it('is dist/cli.js with the command modules as chunks loaded on demand', () => {
