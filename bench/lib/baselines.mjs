@@ -37,7 +37,7 @@ export async function idleNodeRss(w) {
     let up = false;
     child.stdout.on('data', () => (up = true));
     await waitFor(() => up, 'the idle node to start');
-    await sleep(500);
+    await sleep(300);
     return rssMb(child.pid);
   } finally {
     child.kill();
