@@ -44,7 +44,9 @@ async function measure(tmp, { samples: SAMPLES, warmup: WARMUP }) {
   const [today] = utcDateFolders(Date.now(), Date.now(), 0, 0);
   const day = join(codexHome, 'sessions', ...today.split('/'));
   mkdirSync(day, { recursive: true });
-  for (let n = 0; n <= total; n++) writeFileSync(join(day, `rollout-2026-01-01T00-00-00-${codexIdFor(n)}.jsonl`), '{}\n');
+  // Each a user thread's rollout, as codex writes its first record (a subagent's is never the capture).
+  const head = (id) => `${JSON.stringify({ type: 'session_meta', payload: { id, cwd: CWD, source: 'cli', thread_source: 'user' } })}\n`;
+  for (let n = 0; n <= total; n++) writeFileSync(join(day, `rollout-2026-01-01T00-00-00-${codexIdFor(n)}.jsonl`), head(codexIdFor(n)));
 
   const ns = installNamespace(join(tmp, 'root'), { pid: process.pid });
   // Tasks 1..total are fresh claude tasks (one new file each); task 0 is a claude task whose

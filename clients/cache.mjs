@@ -10,15 +10,18 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 
 /**
- * @typedef {'claude' | 'codex'} Agent
- * @typedef {{ agent: Agent, package: string, version: string, bin: string, node: number }} ClientPin
- *   version: exact, or "newest" (resolved at install time)
+ * @typedef {'claude' | 'codex' | 'gemini' | 'opencode'} Agent
+ * @typedef {{ agent: Agent, package: string, version: string, bin: string, node: number, with?: string[] }} ClientPin
+ *   version: exact, or "newest" (resolved at install time); with: packages installed beside it at
+ *   the same version (opencode's plugin package, which opencode would otherwise fetch at start)
  * @typedef {ClientPin & { version: string, dir: string, binDir: string, nodeBin: string, nodeVersion: string }} InstalledClient
  *   what install.mjs prints (one JSON array) and the suite reads from FLEETCOM_CLIENTS
  */
 
 export const manifestPath = new URL('./manifest.json', import.meta.url);
 export const NEWEST = 'newest';
+/** @type {readonly Agent[]} */
+const AGENTS = ['claude', 'codex', 'gemini', 'opencode'];
 
 /** @returns {ClientPin[]} */
 export function readManifest() {
@@ -27,18 +30,22 @@ export function readManifest() {
   if (!Array.isArray(clients) || clients.length === 0) throw new Error('clients/manifest.json: clients: needs a non-empty array');
   return clients.map((pin, i) => {
     const where = `clients/manifest.json: clients[${i}]`;
-    if (pin?.agent !== 'claude' && pin?.agent !== 'codex') throw new Error(`${where}.agent: needs "claude" or "codex"`);
+    if (!AGENTS.includes(pin?.agent)) throw new Error(`${where}.agent: needs one of ${AGENTS.join(', ')}`);
     for (const key of ['package', 'version', 'bin']) {
       if (typeof pin[key] !== 'string' || pin[key] === '') throw new Error(`${where}.${key}: needs a string`);
     }
     if (!Number.isInteger(pin.node) || pin.node < 18) throw new Error(`${where}.node: needs a Node major version`);
-    return { agent: pin.agent, package: pin.package, version: pin.version, bin: pin.bin, node: pin.node };
+    const extra = pin.with ?? [];
+    if (!Array.isArray(extra) || !extra.every((name) => typeof name === 'string' && name !== '')) throw new Error(`${where}.with: needs an array of package names`);
+    return { agent: pin.agent, package: pin.package, version: pin.version, bin: pin.bin, node: pin.node, ...(extra.length > 0 ? { with: extra } : {}) };
   });
 }
 
 /** @param {ClientPin} pin  with an exact version */
 export function pinHash(pin) {
-  const key = JSON.stringify([pin.package, pin.version, pin.node, process.platform, process.arch]);
+  const parts = [pin.package, pin.version, pin.node, process.platform, process.arch];
+  // Only a pin with companions hashes them, so the folders of the others stay where they are.
+  const key = JSON.stringify(pin.with ? [...parts, pin.with] : parts);
   return createHash('sha256').update(key).digest('hex').slice(0, 16);
 }
 

@@ -12,7 +12,7 @@ import {
 import { proven } from './helpers/proven.js';
 import { recordExit } from './helpers/record.js';
 import { useClientWorld, type ClientWorld } from './helpers/world.js';
-import { REPLY_MARK, startMockApi, type MockApi } from './mock-api.js';
+import { DELEGATE_MARK, REPLY_MARK, startMockApi, SUBTASK_MESSAGE, type MockApi } from './mock-api.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const TITLE_PROMPT = 'Generate a concise, single-line task title';
@@ -125,6 +125,53 @@ describe.each(clientsOf('codex'))('$agent $version under fleetcom', (client) => 
     expect(back.idSource).toBe('capture');
     const second = await exitCodex(w, again);
     expect(second.exited).toMatchObject({ conversationId: thread, idSource: 'exit-hint' });
+  });
+
+  it('a subagent thread (one spawn_agent call) never becomes the task\'s conversation; a recipe naming it resumes the user thread', async () => {
+    const w = await useClientWorld(client, api);
+    const { task, capture } = await runCodex(w);
+    const message = `please ${DELEGATE_MARK} this`;
+    await waitReady(w.sb, task.paneId);
+    await submit(w.sb, task.paneId, message);
+    // The user thread's payload, then the subagent's: its own thread-id, its task as input, no client.
+    const payloads = await waitForPayloads(
+      capture,
+      (p) => p.some((x) => inputs(x).at(-1) === message) && p.some((x) => inputs(x)[0] === SUBTASK_MESSAGE),
+      'the user thread\'s notify and the subagent\'s',
+    );
+    const main = payloads.find((x) => inputs(x).at(-1) === message)!;
+    const child = payloads.find((x) => inputs(x)[0] === SUBTASK_MESSAGE)!;
+    const parent = String(main['thread-id']);
+    const sub = String(child['thread-id']);
+    expect(payloads.indexOf(child)).toBeGreaterThan(payloads.indexOf(main));
+    expect(main).toMatchObject({ client: 'codex-tui' });
+    expect(child).not.toHaveProperty('client');
+    const head = (id: string) => JSON.parse(readFileSync(rollouts(w, id)[0]!, 'utf8').split('\n')[0]!) as { type: string; payload: Payload };
+    expect(head(parent)).toMatchObject({ type: 'session_meta', payload: { id: parent, thread_source: 'user', source: 'cli' } });
+    expect(head(sub)).toMatchObject({
+      type: 'session_meta',
+      payload: { id: sub, parent_thread_id: parent, thread_source: 'subagent', source: { subagent: { thread_spawn: { parent_thread_id: parent, depth: 1 } } } },
+    });
+
+    // While it runs, after the subagent's payload: ls and save name the user thread.
+    expect(await w.fleet.task(task.id)).toMatchObject({ conversationId: parent, idSource: 'capture' });
+    expect(await savedCommands(w.fleet, w.project)).toEqual([`codex resume '${parent}'`]);
+    proven(client, 'subagent thread', 'a spawn_agent subagent\'s notify (after the user thread\'s, no `client`) is skipped: its rollout says `thread_source: "subagent"`');
+
+    const { exited } = await exitCodex(w, task);
+    expect(exited).toMatchObject({ conversationId: parent, idSource: 'exit-hint' });
+    expect(await savedCommands(w.fleet, w.project)).toEqual([`codex resume '${parent}'`]);
+
+    // A recipe entry naming the subagent's thread: the task resumes the user thread, and it talks.
+    const r = await w.fleet.cli('run', '--cwd', w.project, '--', `codex resume '${sub}'`);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const again = await w.fleet.task(r.stdout.trim());
+    expect(again.command).toBe(`codex resume '${parent}'`);
+    const resumed = await clientProcess(w.sb, w.fleet, again, (argv) => isCodex(argv) && argv.includes(parent));
+    expect(resumed.argv).not.toContain(sub);
+    const next = await talk(w, again, resumed.env.FLEETCOM_CAPTURE_FILE!, 'back in the user thread', 2);
+    expect(next.main['thread-id']).toBe(parent);
+    await exitCodex(w, again);
   });
 
   it("chains to the user's own notifier, which still receives every payload", async () => {

@@ -120,7 +120,7 @@ async function install(wanted) {
     }
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, 'package.json'), `${JSON.stringify({ name: 'fleetcom-clients', private: true, dependencies: { [pin.package]: pin.version } }, null, 2)}\n`);
+    writeFileSync(join(dir, 'package.json'), `${JSON.stringify({ name: 'fleetcom-clients', private: true, dependencies: { [pin.package]: pin.version, ...Object.fromEntries((pin.with ?? []).map((name) => [name, pin.version])) } }, null, 2)}\n`);
     say(`installing ${label} into ${dir} (hundreds of MB, tens of seconds)`);
     const started = Date.now();
     const r = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts=false', '--loglevel=error'], {

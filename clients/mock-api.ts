@@ -1,6 +1,8 @@
 // A mock of the two model APIs on 127.0.0.1, just rich enough for one real turn of each client:
 //   claude: POST /v1/messages (SSE when `stream`, JSON otherwise), POST /v1/messages/count_tokens
 //   codex:  POST /v1/responses (SSE), GET /v1/models
+//   gemini: POST /v1beta/models/<model>:generateContent (JSON) and :streamGenerateContent (SSE)
+//   opencode (an OpenAI-compatible provider): POST /v1/chat/completions (SSE when `stream`)
 // Every request is recorded (method, path, parsed body) so tests can see what a client asked.
 // Anything else gets a 404 in the API's error shape; nothing is ever proxied anywhere.
 //
@@ -22,6 +24,15 @@ export const TOOL_CALL_MARK = 'fleetcom-mock-tool-call';
 export const TOOL_COMMAND = 'touch fleetcom-permission-probe';
 /** A turn whose message contains this is answered only at `releaseHeld()`: the client stays busy. */
 export const HOLD_MARK = 'fleetcom-mock-hold';
+/**
+ * codex: a turn whose last user message contains this is answered with one `spawn_agent` call
+ * of codex's `multi_agent_v1` tool namespace; the subagent's own turn (its message is
+ * SUBTASK_MESSAGE) and the parent's follow-up after the call get text replies.
+ */
+export const DELEGATE_MARK = 'fleetcom-mock-delegate';
+export const SUBTASK_MESSAGE = 'fleetcom-mock-subtask: answer in one line';
+/** Like DELEGATE_MARK, but the subagent is asked to delegate in turn (a thread of depth 2). */
+export const DELEGATE_DEEP_MARK = 'fleetcom-mock-deep-delegate';
 const TITLE_REPLY = 'Mock task title';
 
 export interface RecordedRequest {
@@ -96,6 +107,9 @@ function route(method: string, path: string, body: unknown, res: ServerResponse,
   if (method === 'POST' && path === '/v1/messages') return anthropicMessage(body, res, nextReply);
   if (method === 'POST' && path === '/v1/messages/count_tokens') return json(res, 200, { input_tokens: 12 });
   if (method === 'POST' && path === '/v1/responses') return openaiResponse(body, res, nextReply);
+  if (method === 'POST' && path === '/v1/chat/completions') return chatCompletion(body, res, nextReply);
+  const gemini = /^\/v1(?:beta|alpha|1)?\/models\/([^/:]+):(generateContent|streamGenerateContent|countTokens)$/.exec(path);
+  if (method === 'POST' && gemini) return geminiContent(gemini[1] ?? MOCK_MODEL, gemini[2] ?? '', body, res, nextReply);
   if (method === 'GET' && path === '/v1/models') {
     return json(res, 200, { object: 'list', data: [{ id: MOCK_MODEL, object: 'model', created: 0, owned_by: 'fleetcom' }], models: [] });
   }
@@ -176,46 +190,148 @@ function lastUserText(messages: unknown): string {
 function openaiResponse(body: unknown, res: ServerResponse, nextReply: (input: string) => string): void {
   const b = asRecord(body);
   const model = typeof b.model === 'string' ? b.model : MOCK_MODEL;
+  const delegate = delegation(b.input);
+  if (delegate !== null) return openaiSpawnAgent(model, delegate, res);
   const text = nextReply(responsesInputText(b.input));
+  responsesStream(model, res, (stamp, send) => {
+    const itemId = `msg_mock_${stamp}`;
+    const done = { id: itemId, type: 'message', status: 'completed', role: 'assistant', content: [{ type: 'output_text', text, annotations: [] }] };
+    send('response.output_item.added', { output_index: 0, item: { ...done, status: 'in_progress', content: [] } });
+    send('response.content_part.added', { item_id: itemId, output_index: 0, content_index: 0, part: { type: 'output_text', text: '', annotations: [] } });
+    send('response.output_text.delta', { item_id: itemId, output_index: 0, content_index: 0, delta: text });
+    send('response.output_text.done', { item_id: itemId, output_index: 0, content_index: 0, text });
+    send('response.content_part.done', { item_id: itemId, output_index: 0, content_index: 0, part: { type: 'output_text', text, annotations: [] } });
+    send('response.output_item.done', { output_index: 0, item: done });
+    return done;
+  });
+}
+
+type Send = (type: string, data: Record<string, unknown>) => void;
+
+/** One streamed Responses reply: created, in progress, the events of `item` (which returns its done form), completed. */
+function responsesStream(model: string, res: ServerResponse, item: (stamp: string, send: Send) => unknown): void {
   const stamp = Date.now().toString(36);
-  const respId = `resp_mock_${stamp}`;
-  const itemId = `msg_mock_${stamp}`;
   const created = Math.floor(Date.now() / 1000);
   const response = (status: string, output: unknown[], usage: unknown) => ({
-    id: respId, object: 'response', created_at: created, status, model, output, usage,
+    id: `resp_mock_${stamp}`, object: 'response', created_at: created, status, model, output, usage,
     error: null, incomplete_details: null, instructions: null, metadata: {},
   });
-  const done = { id: itemId, type: 'message', status: 'completed', role: 'assistant', content: [{ type: 'output_text', text, annotations: [] }] };
   const usage = {
     input_tokens: 12, input_tokens_details: { cached_tokens: 0 },
     output_tokens: 6, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 18,
   };
   const sse = startSse(res, { 'x-request-id': `req_${stamp}` });
   let seq = 0;
-  const send = (type: string, data: Record<string, unknown>) => sse(type, { type, sequence_number: seq++, ...data });
+  const send: Send = (type, data) => sse(type, { type, sequence_number: seq++, ...data });
   send('response.created', { response: response('in_progress', [], null) });
   send('response.in_progress', { response: response('in_progress', [], null) });
-  send('response.output_item.added', { output_index: 0, item: { ...done, status: 'in_progress', content: [] } });
-  send('response.content_part.added', { item_id: itemId, output_index: 0, content_index: 0, part: { type: 'output_text', text: '', annotations: [] } });
-  send('response.output_text.delta', { item_id: itemId, output_index: 0, content_index: 0, delta: text });
-  send('response.output_text.done', { item_id: itemId, output_index: 0, content_index: 0, text });
-  send('response.content_part.done', { item_id: itemId, output_index: 0, content_index: 0, part: { type: 'output_text', text, annotations: [] } });
-  send('response.output_item.done', { output_index: 0, item: done });
+  const done = item(stamp, send);
   send('response.completed', { response: response('completed', [done], usage) });
   res.end();
+}
+
+/**
+ * The message a subagent is to be spawned with, when the last user message names a delegate
+ * mark and no call after it was answered yet (the follow-up request carries the call's
+ * `function_call_output`); else null. The title thread quotes the user's message: never it.
+ */
+function delegation(input: unknown): string | null {
+  if (!Array.isArray(input)) return null;
+  const items = input.map(asRecord);
+  const last = items.findLastIndex((item) => item.role === 'user');
+  const text = last === -1 ? '' : itemText(items[last]);
+  if (/task title/i.test(text) || items.slice(last + 1).some((item) => item.type === 'function_call_output')) return null;
+  if (text.includes(DELEGATE_DEEP_MARK)) return `${DELEGATE_MARK} (from a subagent)`;
+  return text.includes(DELEGATE_MARK) ? SUBTASK_MESSAGE : null;
+}
+
+/** One streamed `function_call` of `multi_agent_v1.spawn_agent`: codex then runs a subagent thread. */
+function openaiSpawnAgent(model: string, message: string, res: ServerResponse): void {
+  responsesStream(model, res, (stamp, send) => {
+    const args = JSON.stringify({ message });
+    const item = { id: `fc_mock_${stamp}`, type: 'function_call', status: 'completed', call_id: `call_mock_${stamp}`, name: 'spawn_agent', namespace: 'multi_agent_v1', arguments: args };
+    send('response.output_item.added', { output_index: 0, item: { ...item, status: 'in_progress', arguments: '' } });
+    send('response.function_call_arguments.delta', { item_id: item.id, output_index: 0, delta: args });
+    send('response.function_call_arguments.done', { item_id: item.id, output_index: 0, arguments: args });
+    send('response.output_item.done', { output_index: 0, item });
+    return item;
+  });
+}
+
+function itemText(item: Record<string, unknown> | undefined): string {
+  const content = item?.content;
+  if (typeof content === 'string') return content;
+  return Array.isArray(content) ? content.map((c) => String(asRecord(c).text ?? '')).join('\n') : '';
 }
 
 /** All the text of a Responses `input` (a string, or items with string or part content). */
 function responsesInputText(input: unknown): string {
   if (typeof input === 'string') return input;
   if (!Array.isArray(input)) return '';
-  return input
-    .map((item) => {
-      const content = asRecord(item).content;
-      if (typeof content === 'string') return content;
-      return Array.isArray(content) ? content.map((c) => String(asRecord(c).text ?? '')).join('\n') : '';
-    })
-    .join('\n');
+  return input.map((item) => itemText(asRecord(item))).join('\n');
+}
+
+// ---- Gemini generateContent ----------------------------------------------------------------
+
+/** The text of the last `user` turn of a Gemini request's `contents`. */
+function geminiUserText(contents: unknown): string {
+  if (!Array.isArray(contents)) return '';
+  for (let i = contents.length - 1; i >= 0; i--) {
+    const c = asRecord(contents[i]);
+    if (c.role !== undefined && c.role !== 'user') continue;
+    const parts = Array.isArray(c.parts) ? c.parts : [];
+    const text = parts.map((p) => (typeof asRecord(p).text === 'string' ? String(asRecord(p).text) : '')).join('');
+    if (text !== '') return text;
+  }
+  return '';
+}
+
+/**
+ * gemini-cli asks its router model which model to use (a JSON answer is expected), then streams
+ * the turn, and adds a summary call. Every request gets a plain text reply; a router request
+ * (its system instruction asks for a JSON `model_choice`) gets that JSON.
+ */
+function geminiContent(model: string, method: string, body: unknown, res: ServerResponse, nextReply: (input: string) => string): void {
+  const b = asRecord(body);
+  if (method === 'countTokens') return json(res, 200, { totalTokens: 12 });
+  const config = asRecord(b.generationConfig);
+  const wantsJson = config.responseMimeType === 'application/json';
+  const text = wantsJson ? JSON.stringify({ reasoning: 'mock', model_choice: 'flash' }) : nextReply(geminiUserText(b.contents));
+  const chunk = {
+    candidates: [{ content: { role: 'model', parts: [{ text }] }, finishReason: 'STOP', index: 0 }],
+    usageMetadata: { promptTokenCount: 12, candidatesTokenCount: 6, totalTokenCount: 18 },
+    modelVersion: model,
+  };
+  if (method === 'generateContent') return json(res, 200, chunk);
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+  res.write(`data: ${JSON.stringify(chunk)}\r\n\r\n`);
+  res.end();
+}
+
+// ---- OpenAI chat completions ----------------------------------------------------------------
+
+/** opencode asks for a title (its system prompt says so) and then the turn, both streamed. */
+function chatCompletion(body: unknown, res: ServerResponse, nextReply: (input: string) => string): void {
+  const b = asRecord(body);
+  const model = typeof b.model === 'string' ? b.model : MOCK_MODEL;
+  const system = Array.isArray(b.messages) ? b.messages.map((m) => (asRecord(m).role === 'system' ? String(asRecord(m).content ?? '') : '')).join('\n') : '';
+  const isTitle = /title generator|generate a title|You are a title/i.test(system);
+  const text = isTitle ? TITLE_REPLY : nextReply(lastUserText(b.messages));
+  const id = `chatcmpl-mock-${Date.now().toString(36)}`;
+  const created = Math.floor(Date.now() / 1000);
+  const usage = { prompt_tokens: 12, completion_tokens: 6, total_tokens: 18 };
+  if (b.stream !== true) {
+    json(res, 200, { id, object: 'chat.completion', created, model, choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }], usage });
+    return;
+  }
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+  const send = (data: unknown) => res.write(`data: ${JSON.stringify(data)}\n\n`);
+  const base = { id, object: 'chat.completion.chunk', created, model };
+  send({ ...base, choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] });
+  send({ ...base, choices: [{ index: 0, delta: { content: text }, finish_reason: null }] });
+  send({ ...base, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }], usage });
+  res.write('data: [DONE]\n\n');
+  res.end();
 }
 
 // ---- HTTP plumbing ------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 // After a passing `npm run test:clients -- --record`: merges the suite's notes
 // (reports/proven/*.json, see helpers/proven.ts) into src/harness/proven-clients.ts, which
-// `fleetcom explain` and README show. Plain ESM, run by clients/run.mjs.
+// `fleetcom explain` shows (README and docs/agents.md name the versions; test/docs/docs.test.ts checks them). Plain ESM, run by clients/run.mjs.
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -28,9 +28,10 @@ export function writeProven() {
   const text = `// Written by \`npm run test:clients -- --record\` (clients/proven.mjs) from what the real-client
 // suite saw: the client versions fleetcom is proven against and what each channel did on them.
 // Do not edit by hand; record again instead.
+import type { HarnessName } from './names.js';
 
 export interface ProvenClient {
-  agent: 'claude' | 'codex';
+  agent: HarnessName;
   version: string;
   /** The Node the client ran on. */
   node: string;

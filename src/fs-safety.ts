@@ -66,6 +66,15 @@ export function safeDirProblem(dir: string, uid: number | undefined): string | n
   return unsafeReason(stat, uid);
 }
 
+/** `dir` is there and safe now (nothing is created; unreadable counts as unsafe). */
+export function isSafeDir(dir: string, uid: number | undefined = process.getuid?.()): boolean {
+  try {
+    return unsafeReason(lstatSync(withoutTrailingSlash(dir)), uid) === null;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * The path lstat must look at: `link/` (or `link/.`) makes the kernel follow the symlink, so
  * a runtime dir given with a trailing slash would pass for the directory it points to.

@@ -35,6 +35,15 @@ export function fleetRuntime(env: Env = process.env): RuntimeFiles {
   return runtimeFiles(runtimeDir(env));
 }
 
+/**
+ * The dir of fleetcom's own OpenSSH control sockets, one per host: inside the runtime dir, so
+ * it is this user's and 0700 like it (the sockets give whoever can reach them the user's
+ * connection to every host).
+ */
+export function sshControlDir(env: Env = process.env): string {
+  return join(runtimeDir(env), 'ssh');
+}
+
 /** `$FLEETCOM_CONFIG_DIR`, else `${XDG_CONFIG_HOME:-~/.config}/fleetcom`. */
 export function configDir(env: Env = process.env): string {
   if (env.FLEETCOM_CONFIG_DIR) return env.FLEETCOM_CONFIG_DIR;

@@ -4,7 +4,7 @@ export interface Figure {
   unit?: string;
   samples: number[];
   baseline: number[] | number | null | undefined;
-  target?: { ratio: number; of?: 'median' | 'mean' | 'p95' | 'max' } | null | Record<string, unknown>;
+  target?: { ratio: number; of?: 'median' | 'mean' | 'p95' | 'max'; base?: 'median' | 'p95' } | null | Record<string, unknown>;
   note?: string;
 }
 export interface Entry {

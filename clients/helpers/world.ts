@@ -6,7 +6,7 @@
 //   const w = await useClientWorld(client, api);        // per test, cleaned up after it
 //   const id = await w.fleet.run('claude');
 import { execFileSync } from 'node:child_process';
-import { chmod, mkdir, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { startFleet, type Fleet } from '../../integration/helpers/fleet.js';
 import { useSandbox, type Sandbox } from '../../integration/helpers/sandbox.js';
@@ -41,6 +41,12 @@ export async function useClientWorld(client: InstalledClient, api: MockApi, opts
     // claude reads these two (ANTHROPIC_API_KEY would raise an approval dialog instead).
     ANTHROPIC_BASE_URL: api.url,
     ANTHROPIC_AUTH_TOKEN: 'fleetcom-mock-token',
+    // gemini: the mock as its API, an API key, the workspace trusted (else exit 55).
+    GOOGLE_GEMINI_BASE_URL: api.url,
+    GEMINI_API_KEY: 'fleetcom-mock-key',
+    GEMINI_CLI_TRUST_WORKSPACE: 'true',
+    // opencode: no models list from the network.
+    OPENCODE_DISABLE_MODELS_FETCH: '1',
   });
   delete sb.env.FAKE_AGENT_LOG;
   const project = await sb.mkdir('project');
@@ -52,6 +58,8 @@ export async function useClientWorld(client: InstalledClient, api: MockApi, opts
     userNotifier = { program: await writeUserNotifier(sb, log), log };
   }
   await seedCodex(sb, project, api, userNotifier ? [`notify = [${JSON.stringify(userNotifier.program)}]`] : []);
+  if (client.agent === 'gemini') await seedGemini(sb);
+  if (client.agent === 'opencode') await seedOpencode(sb, api, client);
   const fleet = await startFleet(sb);
   const world = { client, sb, fleet, project, api, userNotifier };
   // Before the sandbox goes: claude's daemon and workers outlive the tmux server.
@@ -95,4 +103,34 @@ export async function writeUserNotifier(sb: Sandbox, log: string): Promise<strin
   await writeFile(path, `#!/bin/sh\nprintf '%s\\n' "$1" >> '${log}'\n`);
   await chmod(path, 0o755);
   return path;
+}
+
+/** API-key auth (else exit 41) and no usage statistics (then it only talks to the mock). */
+async function seedGemini(sb: Sandbox): Promise<void> {
+  const dir = join(sb.env.GEMINI_CLI_HOME ?? sb.home, '.gemini');
+  await mkdir(dir, { recursive: true });
+  const settings = { security: { auth: { selectedType: 'gemini-api-key' } }, privacy: { usageStatisticsEnabled: false } };
+  await writeFile(join(dir, 'settings.json'), `${JSON.stringify(settings, null, 2)}\n`);
+}
+
+/**
+ * The mock as an OpenAI-compatible provider in the user's own config, and opencode's plugin
+ * package already in that config dir: opencode skips its `npm install @opencode-ai/plugin`
+ * there when `node_modules` exists and `package-lock.json` lists the package (read from its
+ * 1.18.33 binary), which offline would hold the start ~70 s. The cache folder the suite
+ * installed opencode into holds both (manifest `with`).
+ */
+async function seedOpencode(sb: Sandbox, api: MockApi, client: InstalledClient): Promise<void> {
+  const dir = join(sb.env.XDG_CONFIG_HOME ?? join(sb.home, '.config'), 'opencode');
+  await mkdir(dir, { recursive: true });
+  const config = {
+    $schema: 'https://opencode.ai/config.json',
+    model: `mock/${MOCK_MODEL}`,
+    autoupdate: false,
+    share: 'disabled',
+    provider: { mock: { npm: '@ai-sdk/openai-compatible', name: 'fleetcom mock', options: { baseURL: `${api.url}/v1`, apiKey: 'x' }, models: { [MOCK_MODEL]: { name: MOCK_MODEL } } } },
+  };
+  await writeFile(join(dir, 'opencode.json'), `${JSON.stringify(config, null, 2)}\n`);
+  await symlink(join(client.dir, 'node_modules'), join(dir, 'node_modules'));
+  await copyFile(join(client.dir, 'package-lock.json'), join(dir, 'package-lock.json'));
 }

@@ -58,12 +58,16 @@ describe('bench figures', () => {
     for (const target of [{ over: 30 }, { max: 100 }, { mean: 1 }, { p95: 100 }, { ratio: 2, of: 'min' }]) {
       expect(() => checkFigure({ ...figure, baseline: [10], target }), JSON.stringify(target)).toThrow('a goal is { ratio: X }');
     }
+    expect(() => checkFigure({ ...figure, baseline: [10], target: { ratio: 2, of: 'p95', base: 'max' } })).toThrow('a goal is { ratio: X }');
     expect(() => checkFigure({ ...figure, baseline: 10, target: { ratio: 2, of: 'p95' } })).not.toThrow();
+    expect(() => checkFigure({ ...figure, baseline: [10], target: { ratio: 2, of: 'p95', base: 'p95' } })).not.toThrow();
   });
 
   it('judges the median, or the statistic named, over the median of the baseline', () => {
     expect(entryOf({ ...figure, baseline: [5, 10, 100], target: { ratio: 2 } }, false)).toMatchObject({ baseline: 10, ratio: 2, ratioOf: 'median', over: 10, target: 'ratio ≤ 2', verdict: 'pass' });
     expect(entryOf({ ...figure, baseline: 10, target: { ratio: 2, of: 'max' } }, false)).toMatchObject({ ratio: 3, target: 'max ratio ≤ 2', verdict: 'FAIL' });
     expect(entryOf({ ...figure, baseline: 10, target: { ratio: 2, of: 'max' } }, true)).toMatchObject({ ratio: 3, target: null, verdict: 'info' });
+    // A tail against a tail: the samples' p95 over the baseline's p95.
+    expect(entryOf({ ...figure, baseline: [10, 10, 20], target: { ratio: 1.4, of: 'p95', base: 'p95' } }, false)).toMatchObject({ baseline: 20, ratio: 1.5, over: 10, target: 'p95 ratio ≤ 1.4 (to its p95)', verdict: 'FAIL' });
   });
 });

@@ -1,4 +1,5 @@
 // The built CLI as a black box: stdout, stderr and exit code checked separately.
+import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { useSandbox } from '../helpers/sandbox.js';
@@ -19,6 +20,10 @@ describe('fleetcom as a command', () => {
     const r = await runCli(['--help'], { env: sb.env, cwd: sb.dir });
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toContain('Examples:');
+    expect(r.stdout).toContain('\nSessions:\n');
+    // The guide it names is there: docs/ beside package.json.
+    const guide = /\nGuide: (\S+)\n$/.exec(r.stdout)?.[1];
+    expect(guide && existsSync(guide), guide).toBe(true);
     for (const cmd of ['up', 'run', 'ls', 'rerun', 'explain']) {
       const sub = await runCli([cmd, '--help'], { env: sb.env, cwd: sb.dir });
       expect(sub.stdout, cmd).toContain('Examples:');
@@ -28,9 +33,11 @@ describe('fleetcom as a command', () => {
   it.each([
     [['--bogus'], "fleetcom: unknown option '--bogus'\ntry 'fleetcom --help'\n"],
     [['nope'], "fleetcom: unknown command 'nope'\ntry 'fleetcom --help'\n"],
-    [['ls', '--jsn'], "fleetcom: unknown option '--jsn'\n(Did you mean --json?)\ntry 'fleetcom --help'\n"],
-    [['ls', '--json', 'x'], "fleetcom: too many arguments for 'ls'. Expected 0 arguments but got 1.\ntry 'fleetcom --help'\n"],
-    [['ls', 'x'], "fleetcom: too many arguments for 'ls'. Expected 0 arguments but got 1.\ntry 'fleetcom --help'\n"],
+    [['ls', '--jsn'], "fleetcom: unknown option '--jsn' (did you mean '--json'?)\ntry 'fleetcom ls --help'\n"],
+    [['rerurn', '3'], "fleetcom: unknown command 'rerurn' (did you mean 'rerun'?)\ntry 'fleetcom --help'\n"],
+    [['help', 'rerurn'], "fleetcom: unknown command 'rerurn' (did you mean 'rerun'?)\ntry 'fleetcom --help'\n"],
+    [['ls', '--json', 'x'], "fleetcom: too many arguments for 'ls'. Expected 0 arguments but got 1.\ntry 'fleetcom ls --help'\n"],
+    [['ls', 'x'], "fleetcom: too many arguments for 'ls'. Expected 0 arguments but got 1.\ntry 'fleetcom ls --help'\n"],
     [['up', '--headless'], "fleetcom: --headless runs only inside tmux (the supervisor needs a pane)\ntry 'fleetcom --help'\n"],
     [['rerun'], "fleetcom: rerun needs a TASK outside tmux (or --pane %N / --window @N)\ntry 'fleetcom --help'\n"],
     [['rerun', '3', '--pane', '%1'], "fleetcom: rerun takes one of TASK, --pane or --window\ntry 'fleetcom --help'\n"],

@@ -51,6 +51,10 @@ describe('config.json', () => {
         groupBy: { value: 'state', source: 'default' },
         nextKey: { value: 'N', source: 'default' },
         notifyCommand: { value: null, source: 'default' },
+        hosts: { value: [], source: 'default' },
+        sshCommand: { value: ['ssh'], source: 'default' },
+        remoteCommand: { value: ['fleetcom'], source: 'default' },
+        hostTimeoutSeconds: { value: 5, source: 'default' },
       },
     });
     const text = await cli(sb, 'config');
@@ -111,7 +115,7 @@ describe('config.json', () => {
 
   it.each([
     ['a wrong type', { idleSeconds: '30' }, 'idleSeconds: expected a number'],
-    ['an unknown key', { rerunKey: 'F5', notify: true }, 'notify: unknown key (known: rerunKey, idleSeconds, groupBy, nextKey, notifyCommand)'],
+    ['an unknown key', { rerunKey: 'F5', notify: true }, 'notify: unknown key (known: rerunKey, idleSeconds, groupBy, nextKey, notifyCommand, hosts, sshCommand, remoteCommand, hostTimeoutSeconds)'],
     ['bad JSON', '{"rerunKey": "F5",}', 'line 1, column 19: invalid JSON: '],
   ])('with %s is refused whole, naming the file, the key and the reason: nothing starts', async (_title, settings, reason) => {
     const sb = await useSandbox();

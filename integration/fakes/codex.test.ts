@@ -1,6 +1,7 @@
 // The fake codex in a real tmux pane, driven with send-keys: it must behave like codex 0.171.0
 // as real-clients.md describes (rollout at the first message, notify per turn plus the
 // title-generation thread, exit texts, resume).
+import { readdirSync, readlinkSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -128,5 +129,42 @@ describe('fake codex', () => {
     expect(await paneText(sb, r.paneId)).toContain(`  codex resume ${id}\nOr run codex resume and select first.`);
     expect(await jsonLines(notes)).toHaveLength(3);
     expect(await readFile(notes, 'utf8')).not.toContain('"input-messages":["Generate a concise, single-line task title for this request: second"]');
+  });
+
+  it('runs a subagent thread for a message naming `delegate`, like 0.171.0: its rollout beside the user\'s, held open, notified after it', async () => {
+    const { sb, session, notes, home, work, override } = await setup();
+    const w = await spawnInPane(sb, session, `codex -c ${override}`, { cwd: work });
+    await waitForText(sb, w.paneId, READY);
+    await typeLine(sb, w.paneId, 'please delegate this');
+    await waitForText(sb, w.paneId, 'fake reply to: please delegate this');
+    const [main, title, child] = await waitForLines(notes, 3);
+    const parent = String(main?.['thread-id']);
+    expect(main).toMatchObject({ client: 'codex-tui', 'input-messages': ['please delegate this'] });
+    expect(String((title?.['input-messages'] as string[])[0])).toMatch(/^Generate a concise/);
+    const id = String(child?.['thread-id']);
+    expect(id).toMatch(UUID);
+    expect(id).not.toBe(parent);
+    expect(child).toMatchObject({ type: 'agent-turn-complete', cwd: work, 'input-messages': ['fake subtask of: please delegate this'] });
+    expect(child).not.toHaveProperty('client');
+
+    const files = await filesUnder(join(home, 'sessions'));
+    expect(files.map((f) => rolloutName.exec(f)?.[4]).sort()).toEqual([parent, id].sort());
+    const heads = await Promise.all(files.map(async (f) => (await jsonLines(join(home, 'sessions', f)))[0]));
+    const head = heads.find((h) => (h?.payload as { id?: string }).id === id);
+    expect(head).toMatchObject({
+      type: 'session_meta',
+      payload: {
+        id, session_id: parent, parent_thread_id: parent, cwd: work, thread_source: 'subagent',
+        source: { subagent: { thread_spawn: { parent_thread_id: parent, depth: 1, agent_path: null } } },
+      },
+    });
+    expect(heads.find((h) => (h?.payload as { id?: string }).id === parent)).toMatchObject({ payload: { thread_source: 'user', source: 'cli' } });
+    const [started] = await sb.agentStarts();
+    const open = readdirSync(`/proc/${started?.pid}/fd`).map((fd) => { try { return readlinkSync(`/proc/${started?.pid}/fd/${fd}`); } catch { return ''; } });
+    expect(open.filter((f) => f.includes('/rollout-')).map((f) => f.slice(-42, -6)).sort()).toEqual([parent, id].sort());
+
+    await pressKeys(sb, w.paneId, 'C-c');
+    await waitForDeath(sb, session, w.paneId);
+    expect(await paneText(sb, w.paneId)).toContain(`  codex resume ${parent}\n`);
   });
 });

@@ -1,6 +1,6 @@
 // `down` that fails part way (here: the runtime dir turned read-only, so state.json cannot be
 // removed) can be run again and then finishes; its last recovery snapshot says `closed` only
-// once every task has stopped.
+// once every task has stopped, and stays so until a task starts again.
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
@@ -33,7 +33,12 @@ describe('down', () => {
     // The supervisor still answers; the task has stopped; the fleet still lists it.
     const after = await fleet.ls();
     expect(after.map((t) => t.id)).toEqual([Number(id)]);
+    expect(after[0]?.state).toBe('exited');
+    // Every task stopped: the snapshot stays closed while the fleet serves on…
     expect((await doc()).closed).toBe(true);
+    // …until a task starts in it again, which makes it a live fleet's snapshot.
+    await fleet.run('sleep', '600');
+    await waitFor(async () => (await doc()).closed === undefined, { what: 'the snapshot reopened by a new task' });
 
     await ns.remount(runtime, 'rw');
     const retried = await fleet.cli('down');

@@ -37,12 +37,19 @@ export interface StartFleetOptions {
   headless?: boolean;
   /** What the CLI runs under (runCli's wrap), e.g. nsenter into the fleet's mount namespace. */
   wrap?: readonly string[];
+  /**
+   * Run `up` as the child of a shell, as a user's `fleetcom up` typed in a pane is: tmux
+   * continues a pane's own process at once when it stops (server_child_stopped), so only a
+   * supervisor below the pane's process stays stopped after a SIGSTOP or Ctrl-Z.
+   */
+  underShell?: boolean;
 }
 
 export async function startFleet(sb: Sandbox, opts: StartFleetOptions = {}): Promise<Fleet> {
   const env = { ...sb.env, ...opts.env };
   const name = opts.name ?? 'fleet';
-  const argv = [process.execPath, cliPath, 'up', ...(opts.headless === false ? [] : ['--headless']), ...(opts.args ?? [])];
+  const up = [process.execPath, cliPath, 'up', ...(opts.headless === false ? [] : ['--headless']), ...(opts.args ?? [])];
+  const argv = opts.underShell ? ['/bin/sh', '-c', '"$@"; exit $?', 'sh', ...up] : up;
   const session = await sb.runner.runSequence([
     ['new-session', '-d', '-P', '-F', '#{session_id}', '-s', name, '-x', '160', '-y', '48', '-c', sb.dir,
       ...Object.entries(env).flatMap(([k, v]) => ['-e', `${k}=${v}`]), '--', ...argv],

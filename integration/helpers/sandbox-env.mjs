@@ -48,6 +48,9 @@ export function sandboxEnv(dir, bin) {
     CLAUDE_CONFIG_DIR: p('home', '.claude'),
     CODEX_HOME: p('home', '.codex'),
     GROK_HOME: p('home', '.grok'),
+    // gemini's stand-in for HOME and opencode's database, each at its default under this HOME.
+    GEMINI_CLI_HOME: p('home'),
+    OPENCODE_DB: p('home', '.local', 'share', 'opencode', 'opencode.db'),
     // Not created: fleetcom creates (and chmods) its own runtime dir.
     FLEETCOM_RUNTIME_DIR: p('fleetcom-run'),
     FLEETCOM_CONFIG_DIR: p('home', '.config', 'fleetcom'),

@@ -59,20 +59,29 @@ function fleetcom(args: string[]) {
 }
 
 describe('the packed tarball', () => {
-  it('carries the bundled CLI, its README and package.json, and nothing for development', () => {
+  it('carries the bundled CLI, its README, the guide and package.json, and nothing for development', () => {
     expect(files).toContain('dist/cli.js');
     expect(files).toContain('dist/ls-client.js');
     expect(files).toContain('dist/chunks/save-client.js');
     expect(files).toContain('package.json');
     expect(files).toContain('README.md');
     expect(files.some((f) => f.startsWith('dist/chunks/'))).toBe(true);
-    const stray = files.filter((f) => !/^dist\/(cli|ls-client|chunks\/[\w-]+)\.js$/.test(f) && f !== 'package.json' && f !== 'README.md');
+    expect(files).toContain('docs/README.md');
+    const stray = files.filter(
+      (f) => !/^dist\/(cli|ls-client|chunks\/[\w-]+)\.js$/.test(f) && !/^docs\/[\w-]+\.(md|svg)$/.test(f) && f !== 'package.json' && f !== 'README.md',
+    );
     expect(stray).toEqual([]);
   });
 
   it('installs no dependency: the bundle holds them', async () => {
     const installed = await readdir(join(prefix, 'lib', 'node_modules', 'fleetcom'));
-    expect(installed.sort()).toEqual(['README.md', 'dist', 'package.json']);
+    expect(installed.sort()).toEqual(['README.md', 'dist', 'docs', 'package.json']);
+  });
+
+  it('names the installed guide in --help', async () => {
+    const r = await fleetcom(['--help']);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toContain(`Guide: ${join(prefix, 'lib', 'node_modules', 'fleetcom', 'docs', 'README.md')}`);
   });
 
   it('prints its version from the installed bin', async () => {

@@ -85,12 +85,12 @@ describe('fleetcom load', () => {
     await mkdir(project, { recursive: true });
     await writeFile(join(project, `${id}.jsonl`), `${JSON.stringify({ type: 'user', message: { role: 'user', content: 'hi' } })}\n`);
     await writeFile(join(sb.dir, 'start.json'), JSON.stringify({ version: 1, name: 'start', dirs: { '~/w': [`claude --resume '${id}'`, 'sleep 600'] } }));
-    await writeFile(join(sb.dir, 'bad.json'), '{"version": 2, "dirs": {}}');
+    await writeFile(join(sb.dir, 'bad.json'), '{"version": 3, "dirs": {}}');
 
     const refused = await runCliOutside(sb, ['up', '--detach', '--tmux-socket', sb.socket, './bad.json']);
     expect(refused.exitCode).toBe(1);
     expect(refused.stderr).toContain('bad.json');
-    expect(refused.stderr).toContain('version 2');
+    expect(refused.stderr).toContain('version 3');
 
     const fleet = await startFleet(sb, { args: ['./start.json'] });
     const tasks = await waitFor(async () => {

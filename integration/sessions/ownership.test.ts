@@ -184,7 +184,7 @@ describe('agent homes in a recipe', () => {
     await writeFile(join(sb.dir, 'evil.json'), JSON.stringify({ version: 1, name: 'evil', dirs: { [w]: [{ cmd: 'sleep 600', env: { LD_PRELOAD: '/tmp/x.so' } }] } }));
     const r = await fleet.cli('load', './evil.json');
     expect(r.exitCode).toBe(1);
-    expect(r.stderr).toContain('env.LD_PRELOAD: only the agent homes CLAUDE_CONFIG_DIR, CODEX_HOME, GROK_HOME may be set');
+    expect(r.stderr).toContain('env.LD_PRELOAD: only the agent homes CLAUDE_CONFIG_DIR, CODEX_HOME, GROK_HOME, GEMINI_CLI_HOME, OPENCODE_DB, XDG_DATA_HOME may be set');
     expect(await fleet.ls()).toEqual([]);
   });
 });

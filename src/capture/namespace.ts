@@ -2,6 +2,7 @@
 // capture files in it, and removing it on `down` (what is named how: capture-names.ts).
 // Only directories created here are ever chmodded, and nothing else under the root is touched.
 import { randomBytes } from 'node:crypto';
+import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import { errnoCode, FleetError } from '../errors.js';
 import {
@@ -10,6 +11,7 @@ import {
   removeFile,
   safeDirProblem,
   UnsafeDirError,
+  unsafeReason,
   writeNewFile,
 } from '../fs-safety.js';
 import {
@@ -21,6 +23,7 @@ import {
   CODEX_NOTIFY_SCRIPT,
 } from './assets.js';
 import { eventsPath, isCaptureFileIn, isNamespaceOf } from './capture-names.js';
+import { HARNESSES } from '../harness/index.js';
 
 /** Install or removal refused or failed (exit code 1), naming the path and the reason. */
 export class CaptureSetupError extends FleetError {
@@ -81,8 +84,7 @@ export function installNamespace(root: string, opts: InstallOptions): Namespace 
     notifyPath: join(dir, CODEX_NOTIFY_FILE),
   };
   try {
-    writeNewFile(ns.settingsPath, CLAUDE_SETTINGS, CLAUDE_SETTINGS_MODE);
-    writeNewFile(ns.notifyPath, CODEX_NOTIFY_SCRIPT, CODEX_NOTIFY_MODE);
+    for (const asset of namespaceAssets()) writeNewFile(join(dir, asset.file), asset.content, asset.mode);
   } catch (error) {
     // Half a namespace is never left behind; a directory swapped for something else meanwhile
     // is not ours to remove, and the install's own failure is the one to report.
@@ -93,6 +95,46 @@ export function installNamespace(root: string, opts: InstallOptions): Namespace 
     throw new CaptureSetupError(dir, `cannot be populated (${errnoCode(error) ?? String(error)})`);
   }
   return ns;
+}
+
+/** Every file a namespace holds: section 3's two, then each harness's own (opencode's plugin). */
+function namespaceAssets(): Array<{ file: string; content: string; mode: number }> {
+  return [
+    { file: CLAUDE_SETTINGS_FILE, content: CLAUDE_SETTINGS, mode: CLAUDE_SETTINGS_MODE },
+    { file: CODEX_NOTIFY_FILE, content: CODEX_NOTIFY_SCRIPT, mode: CODEX_NOTIFY_MODE },
+    ...HARNESSES.flatMap((h) => h.assets),
+  ];
+}
+
+/**
+ * Brings back a namespace of this fleet that was removed under it (a tmp cleaner, systemd
+ * removing /run/user/<uid> at the last logout) at the same path, with the same assets: running
+ * agents keep its paths (codex runs codex-notify.sh from there, claude's hooks write their
+ * capture and events files there). The root and the directory get the checks of an install; an
+ * existing safe directory is used as it is and only missing assets are written. 'restored' when
+ * anything was made. Throws CaptureSetupError.
+ */
+export function restoreNamespace(root: string, dir: string, uid: number | undefined = process.getuid?.()): 'intact' | 'restored' {
+  if (!isNamespaceOf(root, dir)) throw new CaptureSetupError(dir, `is not a capture namespace in ${root}; refusing to restore it`);
+  ensureRoot(root, uid);
+  let made = false;
+  try {
+    makePrivateDir(dir);
+    made = true;
+  } catch (error) {
+    if (errnoCode(error) !== 'EEXIST') throw new CaptureSetupError(dir, `cannot be created (${errnoCode(error) ?? String(error)})`);
+  }
+  const reason = unsafeReason(lstatSync(dir), uid);
+  if (reason) throw new CaptureSetupError(dir, `${reason}; refusing to use it`);
+  for (const { file, content, mode } of namespaceAssets()) {
+    try {
+      writeNewFile(join(dir, file), content, mode);
+      made = true;
+    } catch (error) {
+      if (errnoCode(error) !== 'EEXIST') throw new CaptureSetupError(join(dir, file), `cannot be written (${errnoCode(error) ?? String(error)})`);
+    }
+  }
+  return made ? 'restored' : 'intact';
 }
 
 /**

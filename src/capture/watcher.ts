@@ -11,7 +11,7 @@
 // and one more check runs `settleMs` after the last hint as a backstop for coalesced events.
 import { statSync } from 'node:fs';
 import { basename, dirname, join, resolve as resolvePath } from 'node:path';
-import { captureId, isValidId, type RunEvidence } from '../harness/index.js';
+import { captureId, harnessFor, type RunEvidence } from '../harness/index.js';
 import { capturePath, parseCaptureName, parseEventsName } from './capture-names.js';
 
 export interface RunLookup {
@@ -100,7 +100,7 @@ export async function watchCaptures(opts: WatchCapturesOptions): Promise<Capture
       report(error);
       id = null;
     }
-    if (id !== null && !isValidId(id)) id = null;
+    if (id !== null && !harnessFor(current.evidence.harness).isId(id)) id = null;
     opts.onCheck?.({ taskId: parsed.taskId, run: parsed.run, id, reason });
     if (id === null) return;
     const last = lastEmitted.get(parsed.taskId);

@@ -1,7 +1,8 @@
 // `fleetcom completion <shell>` prints a script to source; `fleetcom __complete <words…>` is
 // what that script runs at each Tab. __complete must answer at once: without a fleet the task
-// list is empty (no socket, nothing to wait for) and a fleet that does not answer within a
-// second is skipped.
+// list is empty (no socket, nothing to wait for), a stopped supervisor is seen before anything
+// is sent (control/client.ts), and one silent for FLEET_WAIT_MS is skipped. `ls` is answered
+// from the supervisor's state even while a long load runs, so a live fleet answers well within it.
 import type { Command, Help, Option } from 'commander';
 import { candidates, formatCandidates, type Candidate, type CommandShape, type OptionShape, type ProgramShape, type Sources } from '../completion/candidates.js';
 import { completionScript, SHELLS, type Shell } from '../completion/scripts.js';
@@ -9,7 +10,7 @@ import type { Deps } from '../deps.js';
 import { UsageError } from '../errors.js';
 import { ask } from './ask.js';
 
-const FLEET_WAIT_MS = 1_000;
+const FLEET_WAIT_MS = 500;
 
 export async function runCompletion(shell: string, deps: Deps): Promise<number> {
   if (!(SHELLS as readonly string[]).includes(shell)) throw new UsageError(`completion: no script for '${shell}' (bash, zsh or fish)`);
@@ -45,15 +46,11 @@ function sources(deps: Deps): Sources {
 
 /** The running fleet's tasks, labels as descriptions; none when there is no fleet or it is slow. */
 async function fleetTasks(deps: Deps): Promise<Candidate[]> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), FLEET_WAIT_MS)));
   try {
-    const tasks = await Promise.race([ask(deps, { op: 'ls' }), late]);
-    return (tasks ?? []).map((t) => ({ value: String(t.id), description: `${t.name ?? t.command} (${t.state})` }));
+    const tasks = await ask(deps, { op: 'ls' }, undefined, { silenceMs: FLEET_WAIT_MS });
+    return tasks.map((t) => ({ value: String(t.id), description: `${t.name ?? t.command} (${t.state})` }));
   } catch {
     return [];
-  } finally {
-    clearTimeout(timer);
   }
 }
 

@@ -12,7 +12,7 @@ export async function runConfig(opts: { json?: boolean }, deps: Deps): Promise<n
   }
   const width = Math.max(...CONFIG_KEYS.map((k) => k.length));
   const lines = CONFIG_KEYS.map((k) => {
-    const from = sources[k] === 'file' ? 'config file' : 'default';
+    const from = { file: 'config file', env: 'environment', flag: 'flag', default: 'default' }[sources[k]];
     return `${k.padEnd(width)}  ${JSON.stringify(settings[k]).padEnd(8)}  ${from.padEnd(11)}  ${configKeys[k].about}`;
   });
   deps.stdout.write(`# ${file}\n${lines.join('\n')}\n`);

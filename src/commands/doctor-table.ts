@@ -12,12 +12,17 @@ const KIND: Record<CheckName, string> = {
   program: 'the program is not found',
   conversation: 'the conversation cannot be resumed',
   ownership: 'the conversation is open elsewhere',
+  settings: "the agent's settings may lose the conversation",
 };
 
-/** The checks an entry is summed up by: those that failed (or, unsure, could not tell); none when ok. */
+/**
+ * The checks an entry is summed up by: those that failed (or, unsure, could not tell); none
+ * when ok, or when the report names no checks (another host's entries come without them).
+ */
 function reasonOf(e: EntryReport): CheckName[] | null {
   if (e.verdict === 'ok') return null;
-  return e.checks.filter((c) => (e.verdict === 'fail' ? c.ok === false : c.ok === null && c.check === 'ownership')).map((c) => c.check);
+  const checks = e.checks.filter((c) => (e.verdict === 'fail' ? c.ok === false : c.ok === null)).map((c) => c.check);
+  return checks.length === 0 ? null : checks;
 }
 
 export function formatDoctorTable(entries: readonly EntryReport[], verbose = false): string {

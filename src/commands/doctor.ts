@@ -1,7 +1,8 @@
 // `fleetcom doctor [SESSION | --fleet] [--json | --verbose] [--fix]`: checks every entry of a saved session
 // (or every task of the running fleet) without starting anything; exit 1 when any entry would
-// fail. --fix starts unresumable entries fresh: it rewrites them to the bare agent command,
-// atomically, after copying the file to a backup beside it.
+// fail. --fix starts unresumable entries fresh (the bare agent command) and points an entry
+// naming a child's conversation (a codex subagent thread) at the user conversation at its
+// root, atomically, after copying the file to a backup beside it.
 import { copyFileSync, constants } from 'node:fs';
 import type { RecipeTask } from '../control/protocol.js';
 import { callerEnv, type Deps } from '../deps.js';
@@ -11,10 +12,11 @@ import { formatDoctorTable } from './doctor-table.js';
 import type { LsRecord } from '../control/protocol.js';
 import { detect } from '../harness/index.js';
 import { sharedOpenFiles, type FleetHolder } from '../ownership/index.js';
-import { expandDir, expandHomes, readRecipeFile, resolveSession, serializeRecipe, writeRecipeAtomic, type Recipe } from '../sessions/index.js';
+import { expandDir, expandHomes, serializeRecipe, writeRecipeAtomic, type Recipe } from '../sessions/index.js';
 import { userHome } from '../paths.js';
 import { ask } from './ask.js';
-import { sessionDirOf } from './recipe-io.js';
+import { readRecipeArg, STDIN_SESSION } from './recipe-io.js';
+import type { HostReport } from './hosts-doctor.js';
 
 export interface DoctorOptions {
   fleet?: boolean;
@@ -31,7 +33,10 @@ export interface DoctorReport {
   failed: number;
   fixed: Array<{ dir: string; from: string; to: string }>;
   backup: string | null;
+  /** Each host's own report of its part (a recipe with hosts), or why it could not be had. */
+  hosts?: HostReport[];
 }
+
 
 export async function runDoctor(session: string | undefined, opts: DoctorOptions, deps: Deps): Promise<number> {
   if (session !== undefined && opts.fleet) throw new UsageError('doctor takes a SESSION or --fleet, not both');
@@ -43,14 +48,24 @@ export async function runDoctor(session: string | undefined, opts: DoctorOptions
     tmuxSocket: deps.env.TMUX?.split(',')[0] || null,
     liveness: sharedOpenFiles(),
     fixHint: opts.fleet ? 'a rerun starts it fresh; save again to keep that' : `fleetcom doctor --fix ${session ?? ''} starts it fresh`.replace(/ +starts/, ' starts'),
+    fixCommand: opts.fleet ? 'a save' : `fleetcom doctor --fix ${session ?? ''}`.trim(),
   };
   const report = opts.fleet ? await doctorFleet(tasks, context, deps) : await doctorSession(session ?? '', opts.fix === true, context, deps);
-  deps.stdout.write(opts.json ? `${JSON.stringify(report, null, 2)}\n` : formatDoctorTable(report.entries, opts.verbose === true));
+  const verbose = opts.verbose === true;
+  deps.stdout.write(opts.json ? `${JSON.stringify(report, null, 2)}\n` : formatDoctorTable(report.entries, verbose));
+  if (!opts.json) for (const host of report.hosts ?? []) deps.stdout.write(`\nhost ${host.host}:\n${host.error ?? formatDoctorTable(host.report?.entries ?? [], verbose)}\n`);
   for (const fix of report.fixed) deps.stderr.write(`fixed ${fix.dir}: ${fix.from} → ${fix.to}\n`);
   if (report.backup !== null) deps.stderr.write(`the file before: ${report.backup}\n`);
   const ok = report.entries.length - report.failed;
   deps.stderr.write(`${report.source}: ${report.entries.length} entr${report.entries.length === 1 ? 'y' : 'ies'}, ${ok} would start, ${report.failed} would fail\n`);
-  return report.failed > 0 ? 1 : 0;
+  let failed = report.failed;
+  for (const host of report.hosts ?? []) {
+    const n = host.report?.entries.length ?? 0;
+    const bad = host.report?.failed ?? 0;
+    failed += host.error === null ? bad : 1;
+    deps.stderr.write(host.error === null ? `host ${host.host}: ${n} entr${n === 1 ? 'y' : 'ies'}, ${n - bad} would start, ${bad} would fail\n` : `host ${host.host}: not checked: ${host.error}\n`);
+  }
+  return failed > 0 ? 1 : 0;
 }
 
 function holderOf(task: LsRecord): FleetHolder {
@@ -69,8 +84,11 @@ async function fleetTasks(deps: Deps, required: boolean): Promise<LsRecord[]> {
 
 async function doctorSession(arg: string, fix: boolean, context: DoctorContext, deps: Deps): Promise<DoctorReport> {
   const home = userHome(deps.env);
-  const file = resolveSession(arg, { sessionDir: sessionDirOf(deps), home, cwd: deps.cwd });
-  const recipe = await readRecipeFile(file);
+  if (fix && arg === STDIN_SESSION) throw new UsageError('--fix rewrites a session file; it does not apply to a recipe on stdin');
+  const { file, recipe } = await readRecipeArg(arg, deps);
+  if (fix && (recipe.hosts?.size ?? 0) > 0) {
+    throw new UsageError(`--fix rewrites entries of this machine only, and ${file} names hosts: fix each host's part there (fleetcom --host HOST doctor --fix) and save again`);
+  }
   const env = callerEnv(deps);
   const entries: EntryReport[] = [];
   for (const [dir, list] of recipe.dirs) {
@@ -84,30 +102,38 @@ async function doctorSession(arg: string, fix: boolean, context: DoctorContext, 
     }
   }
   const report: DoctorReport = { source: file, entries, failed: 0, fixed: [], backup: null };
-  if (fix && entries.some((e) => e.unresumable)) await fixRecipe(file, recipe, report, home, deps);
+  if (fix && entries.some((e) => e.fix !== null)) await fixRecipe(file, recipe, report, home, deps);
   report.failed = report.entries.filter((e) => e.verdict === 'fail').length;
+  if (recipe.hosts !== undefined && recipe.hosts.size > 0) {
+    // Each host's entries are checked there, by its fleetcom: their dirs, programs and conversations are its own.
+    report.hosts = await (await import('./hosts-doctor.js')).doctorOnHosts(recipe.name, recipe.hosts, deps);
+  }
   return report;
 }
 
 /**
  * Unresumable entries become their bare agent command (a fresh conversation in the same
- * home); the file is copied aside first and then replaced atomically, so a failure at any
- * point leaves the original whole.
+ * home), entries naming a child's conversation the resume of its root; the file is copied
+ * aside first and then replaced atomically, so a failure at any point leaves the original whole.
  */
 async function fixRecipe(file: string, recipe: Recipe, report: DoctorReport, home: string, deps: Deps): Promise<void> {
   let k = 0;
   for (const [dir, list] of recipe.dirs) {
     for (const entry of list) {
       const result = report.entries[k++];
-      const detection = detect(entry.cmd);
-      if (!result?.unresumable || detection.form !== 'resume') continue;
-      report.fixed.push({ dir, from: entry.cmd, to: detection.program });
-      entry.cmd = detection.program;
-      result.command = detection.program;
-      result.unresumable = false;
-      result.checks = result.checks.filter((c) => c.check !== 'conversation');
-      const others = result.checks.filter((c) => c.ok === false);
-      if (others.length === 0) Object.assign(result, { verdict: 'ok', why: 'fixed: starts a fresh conversation', todo: '-' });
+      if (!result || result.fix === null || detect(entry.cmd).form !== 'resume') continue;
+      const to = result.fix;
+      report.fixed.push({ dir, from: entry.cmd, to });
+      entry.cmd = to;
+      Object.assign(result, { command: to, fix: null });
+      if (result.unresumable) {
+        result.unresumable = false;
+        result.checks = result.checks.filter((c) => c.check !== 'conversation');
+        const others = result.checks.filter((c) => c.ok === false);
+        if (others.length === 0) Object.assign(result, { verdict: 'ok', why: 'fixed: starts a fresh conversation', todo: '-' });
+      } else if (result.verdict !== 'fail') {
+        Object.assign(result, { why: `fixed: resumes ${to}`, todo: '-' });
+      }
     }
   }
   const backup = `${file}.${stamp(deps.now())}.bak`;

@@ -5,10 +5,10 @@ import { joinCommandWords } from './command-words.js';
 import type { Deps } from '../deps.js';
 import { PROVEN_CLIENTS, PROVEN_ON } from '../harness/proven-clients.js';
 import { UsageError } from '../errors.js';
-import { homesToWrite } from '../sessions/agent-homes.js';
 import {
   detect,
   harnessFor,
+  homeVarsToKeep,
   instrument,
   isValidId,
   readCodexRoute,
@@ -27,7 +27,7 @@ export interface ExplainOptions {
 
 /** `explain --json` output: exactly these keys (issue 2). */
 export interface Explanation {
-  harness: 'claude' | 'codex' | 'grok' | null;
+  harness: HarnessName | null;
   form: 'bare' | 'resume' | 'opaque';
   targetId: string | null;
   pinnedId: string | null;
@@ -74,6 +74,8 @@ export function explainCommand(
       captureFile: CAPTURE_PLACEHOLDER,
       newId: opts.newId,
       codexRoute: route,
+      home: '<home>',
+      env: {},
     });
     shell = command + plan.suffix;
     env = plan.env;
@@ -84,8 +86,10 @@ export function explainCommand(
 
   let resumeCommand: string | null = null;
   if (opts.id !== undefined) {
-    const valid = isValidId(opts.id);
-    if (!valid) notes.push(`--id ${JSON.stringify(opts.id)} is not a valid id (36 characters, lowercase hex in 8-4-4-4-12): the command stays unchanged`);
+    const agent = detection.harness === null ? null : harnessFor(detection.harness);
+    const valid = agent === null ? isValidId(opts.id) : agent.isId(opts.id);
+    const shape = agent === null ? '36 characters, lowercase hex in 8-4-4-4-12' : `${agent.name}: ${agent.idShape}`;
+    if (!valid) notes.push(`--id ${JSON.stringify(opts.id)} is not a valid id (${shape}): the command stays unchanged`);
     resumeCommand = rewriteCommand(command, valid ? opts.id : null);
   }
 
@@ -112,8 +116,9 @@ export function agentHome(harness: HarnessName, env: Readonly<Record<string, str
   } catch {
     return null; // neither the agent's variable nor HOME: nothing to show
   }
-  const home = env.HOME ?? '';
-  return { variable: harnessFor(harness).homeVar, path, savedInRecipe: homesToWrite({ [harnessFor(harness).homeVar]: path }, home) !== null };
+  const vars = harnessFor(harness).home.varsFor(path);
+  const variable = Object.keys(vars).join(' ') || harnessFor(harness).home.vars.join(' ');
+  return { variable, path, savedInRecipe: Object.keys(homeVarsToKeep(harness, path, env.HOME ?? '')).length > 0 };
 }
 
 function targetOf(detection: Detection): string | null {

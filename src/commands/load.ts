@@ -64,17 +64,29 @@ export async function runRecover(snapshot: string | undefined, opts: LoadOptions
 async function loadInto(arg: string, opts: LoadOptions, deps: Deps): Promise<number> {
   const session = await readSessionOf(arg, deps);
   const verbose = opts.verbose === true;
-  // Said before the request, so that they show also when no fleet answers it.
-  if (!opts.json) writeWarnings(deps, session.skipped.map(missingDirWarning), { label: MISSING_DIR_LABEL, noun: 'directories', more: MORE }, verbose);
-  const result = await ask(deps, { op: 'load', tasks: session.tasks, env: callerEnv(deps) });
-  const skipped = result.skipped ?? [];
-  if (opts.json) {
-    const report: LoadReport = { session: session.name, file: session.file, ids: result.ids, missingDirectories: session.skipped, skipped, errors: result.errors };
-    deps.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
-  } else {
-    writeWarnings(deps, result.errors, { label: 'not loaded: ', more: MORE }, verbose);
-    writeWarnings(deps, skipped, { label: 'skipped: ', more: MORE }, verbose);
+  // A recipe of other hosts only needs no fleet here; each host's part goes to that host.
+  const local = session.hosts.size === 0 || session.tasks.length > 0 || session.skipped.length > 0;
+  let failed = false;
+  if (local) {
+    // Said before the request, so that they show also when no fleet answers it.
+    if (!opts.json) writeWarnings(deps, session.skipped.map(missingDirWarning), { label: MISSING_DIR_LABEL, noun: 'directories', more: MORE }, verbose);
+    const result = await ask(deps, { op: 'load', tasks: session.tasks, env: callerEnv(deps) });
+    const skipped = result.skipped ?? [];
+    if (opts.json) {
+      const report: LoadReport = { session: session.name, file: session.file, ids: result.ids, missingDirectories: session.skipped, skipped, errors: result.errors };
+      deps.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+    } else {
+      writeWarnings(deps, result.errors, { label: 'not loaded: ', more: MORE }, verbose);
+      writeWarnings(deps, skipped, { label: 'skipped: ', more: MORE }, verbose);
+    }
+    deps.stderr.write(`loaded '${session.name}': ${result.ids.length} task(s)\n`);
+    failed = result.errors.length > 0;
   }
-  deps.stderr.write(`loaded '${session.name}': ${result.ids.length} task(s)\n`);
-  return result.errors.length > 0 ? 1 : 0;
+  if (session.hosts.size > 0) {
+    // Its own chunk: reaching hosts reads the ssh settings, which a local load never needs.
+    // A host sums up its own warnings; --verbose goes along (its lines come back on stderr).
+    const hostsFailed = await (await import('./hosts-load.js')).loadOnHosts(session.name, session.hosts, deps, verbose ? ['--verbose'] : []);
+    failed ||= hostsFailed > 0;
+  }
+  return failed ? 1 : 0;
 }

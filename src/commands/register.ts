@@ -13,6 +13,9 @@ const completion = () => import('./completion.js');
 const config = () => import('./config.js');
 const doctor = () => import('./doctor.js');
 const explain = () => import('./explain.js');
+const hostsLs = () => import('./hosts-ls.js');
+const hostsSave = () => import('./hosts-save.js');
+const hosts = () => import('./hosts.js');
 const keys = () => import('./keys.js');
 const load = () => import('./load.js');
 // save runs from its own one-file bundle (save-client.ts).
@@ -25,8 +28,6 @@ function wholeSeconds(value: string): number {
   if (!/^\d{1,5}$/.test(value) || Number(value) < 1 || Number(value) > 86_400) throw new UsageError(`--idle-seconds ${value}: expected a whole number of seconds from 1 to 86400`);
   return Number(value);
 }
-
-const example = (lines: string) => `\nExamples:\n${lines}`;
 
 export function registerCommands(program: Command, deps: Deps, dispatch: Dispatch): void {
   program
@@ -43,7 +44,6 @@ export function registerCommands(program: Command, deps: Deps, dispatch: Dispatc
     .option('--next-key <key>', "the prefix-table key that goes to the next task needing you ('none' disables; default N or config.json)")
     .option('--no-bell', "no terminal bell in a task's window when its turn ends or it asks for a permission")
     .option('--notify-command <cmd>', 'run by /bin/sh when a task starts waiting for you, with FLEETCOM_TASK_ID, FLEETCOM_TASK_LABEL, FLEETCOM_ATTENTION, FLEETCOM_MESSAGE in its environment (or config.json)')
-    .addHelpText('after', example('  fleetcom up\n  fleetcom up --headless work\n  fleetcom up --detach --tmux-session agents\n  fleetcom up --notify-command \'notify-send fleetcom "$FLEETCOM_MESSAGE"\''))
     .action((session: string | undefined, opts) => dispatch(async () => (await up()).runUp(session, opts, deps)));
 
   program
@@ -54,15 +54,15 @@ export function registerCommands(program: Command, deps: Deps, dispatch: Dispatc
     .option('--name <name>', 'display name')
     .option('--group <group>', 'custom group')
     .passThroughOptions()
-    .addHelpText('after', example("  fleetcom run -- claude\n  fleetcom run --cwd ~/src/api --name api -- 'npm run dev'"))
     .action((words: string[], opts) => dispatch(async () => (await tasks()).runRun(words, opts, deps)));
 
   program
     .command('ls')
     .description('list tasks with their conversation ids')
     .option('--json', 'print an array of task records')
-    .addHelpText('after', example('  fleetcom ls\n  fleetcom ls --json'))
-    .action((opts) => dispatch(async () => (await tasks()).runLs(opts, deps)));
+    .option('--all-hosts', 'also every configured host\'s tasks (config hosts), each record with its host')
+    .option('--hosts <list>', 'with --all-hosts: these hosts instead (comma-separated)')
+    .action((opts) => dispatch(async () => (opts.allHosts || opts.hosts !== undefined ? (await hostsLs()).runHostsLs(opts, deps) : (await tasks()).runLs(opts, deps))));
 
   program
     .command('rerun')
@@ -74,7 +74,6 @@ export function registerCommands(program: Command, deps: Deps, dispatch: Dispatc
     // Changes nothing: the rerun key of an older fleetcom passed it, and a fleet whose key was
     // bound before an upgrade must still rerun when the key is pressed.
     .addOption(new Option('--from-key').hideHelp())
-    .addHelpText('after', example('  fleetcom rerun 3\n  fleetcom rerun --pane %12'))
     .action((task: string | undefined, opts) => dispatch(async () => (await tasks()).runRerun(task, opts, deps)));
 
   program
@@ -84,7 +83,6 @@ export function registerCommands(program: Command, deps: Deps, dispatch: Dispatc
     .addOption(new Option('--from <task>').hideHelp())
     .addOption(new Option('--socket <path>').hideHelp())
     .addOption(new Option('--from-key').hideHelp())
-    .addHelpText('after', example('  fleetcom next'))
     .action((opts) => dispatch(async () => (await tasks()).runNext(opts, deps)));
 
   for (const [name, description] of [
@@ -96,7 +94,6 @@ export function registerCommands(program: Command, deps: Deps, dispatch: Dispatc
       .command(name)
       .description(description)
       .argument('<task>', 'task id, %pane or @window')
-      .addHelpText('after', example(`  fleetcom ${name} 3`))
       .action((task: string) => dispatch(async () => (await tasks()).runSimple(name, task, deps)));
   }
 
@@ -105,7 +102,6 @@ export function registerCommands(program: Command, deps: Deps, dispatch: Dispatc
     .description("set a task's display name")
     .argument('<task>', 'task id, %pane or @window')
     .argument('<name>', 'the new name (empty clears it)')
-    .addHelpText('after', example('  fleetcom rename 3 reviewer'))
     .action((task: string, name: string) => dispatch(async () => (await tasks()).runLabel('rename', task, name, deps)));
 
   program
@@ -113,7 +109,6 @@ export function registerCommands(program: Command, deps: Deps, dispatch: Dispatc
     .description("set a task's group")
     .argument('<task>', 'task id, %pane or @window')
     .argument('<group>', 'the group (empty clears it)')
-    .addHelpText('after', example('  fleetcom group 3 backend'))
     .action((task: string, group: string) => dispatch(async () => (await tasks()).runLabel('group', task, group, deps)));
 
   program
@@ -123,23 +118,22 @@ export function registerCommands(program: Command, deps: Deps, dispatch: Dispatc
     .option('--output <file>', 'write the session file here instead')
     .option('--stdout', 'print the session file instead of writing it')
     .option('--force', 'write the file even when the fleet has no tasks')
-    .addHelpText('after', example('  fleetcom save work\n  fleetcom save --output ./fleet.json\n  fleetcom save --stdout'))
-    .action((name: string | undefined, opts) => dispatch(async () => (await save()).runSaveApart(name, opts, deps)));
+    .option('--all-hosts', "also every configured host's tasks (config hosts), each as its host's resume command")
+    .option('--hosts <list>', 'with --all-hosts: these hosts instead (comma-separated)')
+    .action((name: string | undefined, opts) => dispatch(async () => (opts.allHosts || opts.hosts !== undefined ? (await hostsSave()).runHostsSave(name, opts, deps) : (await save()).runSaveApart(name, opts, deps))));
 
   program
     .command('load')
     .description("spawn a saved session's tasks into the running fleet, with this shell's environment")
-    .argument('<session>', 'a session name, or a path (/…, ./…, ../…, ~…, ….json)')
+    .argument('<session>', 'a session name, or a path (/…, ./…, ../…, ~…, ….json), or - for stdin')
     .option('--verbose', 'one line per entry not started, instead of one line per reason with its count and first entries')
     .option('--json', 'print one JSON document: the tasks started and every entry not started, with why')
-    .addHelpText('after', example('  fleetcom load work\n  fleetcom load ./fleet.json\n  fleetcom load --verbose work\n  fleetcom load --json work'))
     .action((session: string, opts) => dispatch(async () => (await load()).runLoad(session, opts, deps)));
 
   program
     .command('sessions')
     .description('list saved sessions and recovery snapshots, newest first')
     .option('--json', 'print one JSON document')
-    .addHelpText('after', example('  fleetcom sessions\n  fleetcom sessions --json'))
     .action((opts) => dispatch(async () => (await sessions()).runSessions(opts, deps)));
 
   program
@@ -148,7 +142,6 @@ export function registerCommands(program: Command, deps: Deps, dispatch: Dispatc
     .argument('[snapshot]', 'a snapshot as listed by fleetcom sessions, or a path')
     .option('--verbose', 'one line per entry not started, instead of one line per reason with its count and first entries')
     .option('--json', 'print one JSON document: the tasks started and every entry not started, with why')
-    .addHelpText('after', example('  fleetcom recover\n  fleetcom recover 20261129-193005-4242\n  fleetcom recover --json'))
     .action((snapshot: string | undefined, opts) => dispatch(async () => (await load()).runRecover(snapshot, opts, deps)));
 
   program
@@ -157,15 +150,26 @@ export function registerCommands(program: Command, deps: Deps, dispatch: Dispatc
     .argument('[session]', 'a session name, or a path (/…, ./…, ../…, ~…, ….json)')
     .option('--fleet', "check the running fleet's tasks instead")
     .option('--json', 'print one JSON document')
-    .option('--fix', 'rewrite entries whose conversation cannot be resumed to the bare agent command (a backup is kept beside the file)')
+    .option('--fix', 'rewrite entries whose conversation cannot be resumed to the bare agent command, and those naming a codex subagent thread to its root (a backup is kept beside the file)')
     .option('--verbose', 'a row for every entry, instead of the first few of those failing for the same reason and their count')
-    .addHelpText('after', example('  fleetcom doctor work\n  fleetcom doctor --verbose work\n  fleetcom doctor --fix ./fleet.json\n  fleetcom doctor --fleet --json'))
     .action((session: string | undefined, opts) => dispatch(async () => (await doctor()).runDoctor(session, opts, deps)));
+
+  program
+    .command('hosts')
+    .description('check what each host needs to carry a fleet: ssh, the same fleetcom, tmux, the agents')
+    .argument('[action]', 'check (the only one, the default)')
+    .option('--hosts <list>', 'these hosts instead of config hosts (comma-separated)')
+    .option('--json', 'print one JSON document')
+    .action((action: string | undefined, opts) => dispatch(async () => (await hosts()).runHostsCheck(action, opts, deps)));
+
+  // The remote half of `hosts check`: this machine's facts, for the fleetcom that asks over ssh.
+  program
+    .command('_host-report', { hidden: true })
+    .action(() => dispatch(async () => (await hosts()).runHostReport(deps)));
 
   program
     .command('down')
     .description('stop every task, close their windows and stop the supervisor')
-    .addHelpText('after', example('  fleetcom down'))
     .action(() => dispatch(async () => (await tasks()).runDown(deps)));
 
   program
@@ -173,14 +177,12 @@ export function registerCommands(program: Command, deps: Deps, dispatch: Dispatc
     .description('print tmux.conf lines equivalent to the bindings up installs')
     .option('--rerun-key <key>', 'the rerun key (default r or config.json)')
     .option('--next-key <key>', 'the key that goes to the next task needing you (default N or config.json)')
-    .addHelpText('after', example('  fleetcom keys >> ~/.tmux.conf'))
     .action((opts) => dispatch(async () => (await keys()).runKeys(opts, deps)));
 
   program
     .command('config')
     .description('print the settings up runs with and where each comes from (config.json or default)')
     .option('--json', 'print one JSON object')
-    .addHelpText('after', example('  fleetcom config\n  fleetcom config --json'))
     .action((opts) => dispatch(async () => (await config()).runConfig(opts, deps)));
 
   program
@@ -191,14 +193,12 @@ export function registerCommands(program: Command, deps: Deps, dispatch: Dispatc
     .option('--id <uuid>', 'show the resume command for this conversation id')
     .option('--cwd <dir>', 'the directory the command would run in')
     .passThroughOptions()
-    .addHelpText('after', example('  fleetcom explain -- claude\n  fleetcom explain --json --id 019f5453-de22-7240-b2e5-0d32692aa6d9 -- codex'))
     .action((words: string[], opts) => dispatch(async () => (await explain()).runExplain(words, opts, deps)));
 
   program
     .command('completion')
     .description('print a shell completion script to source (bash, zsh or fish)')
     .argument('<shell>', 'bash, zsh or fish')
-    .addHelpText('after', example('  source <(fleetcom completion bash)      # in ~/.bashrc\n  source <(fleetcom completion zsh)       # in ~/.zshrc\n  fleetcom completion fish | source       # in ~/.config/fish/config.fish'))
     .action((shell: string) => dispatch(async () => (await completion()).runCompletion(shell, deps)));
 
   // The completion scripts' question: the words after `fleetcom` (after --), the last one

@@ -12,6 +12,7 @@ import {
   saveNamed,
   serializeRecipe,
   writeRecipeAtomic,
+  type Recipe,
 } from '../sessions/index.js';
 import { ask } from './ask.js';
 import { sessionDirOf } from './recipe-io.js';
@@ -31,25 +32,34 @@ function defaultName(opts: SaveOptions): string {
 }
 
 export async function runSave(nameArg: string | undefined, opts: SaveOptions, deps: Deps): Promise<number> {
+  const name = saveName(nameArg, opts);
+  const tasks = await fleetTasks(deps);
+  if (tasks.length === 0 && !opts.force && !opts.stdout) throw new FleetError(`${NOTHING_TO_SAVE} (--force writes an empty session)`);
+  await writeSaved(fleetRecipe(name, tasks), opts, deps);
+  return 0;
+}
+
+/** The session's name, after the checks of the options that say where it goes. */
+export function saveName(nameArg: string | undefined, opts: SaveOptions): string {
   if (opts.output !== undefined && opts.stdout) throw new UsageError('save takes --output FILE or --stdout, not both');
   if (nameArg === undefined && opts.output === undefined && !opts.stdout) throw new UsageError('save needs a session NAME');
   const name = normalizeSessionName(nameArg ?? defaultName(opts));
   if (name === '') throw new UsageError('a session name must not be empty');
   if (opts.output !== undefined && opts.output.trim() === '') throw new UsageError('--output needs a file name');
+  return name;
+}
 
-  const tasks = await fleetTasks(deps);
-  if (tasks.length === 0 && !opts.force && !opts.stdout) throw new FleetError(`${NOTHING_TO_SAVE} (--force writes an empty session)`);
-  const recipe = fleetRecipe(name, tasks);
+/** Writes the recipe where the options say (stdout, --output, or the session dir) and says so. */
+export async function writeSaved(recipe: Recipe, opts: SaveOptions, deps: Deps): Promise<void> {
   const home = userHome(deps.env);
   if (opts.stdout) {
     deps.stdout.write(serializeRecipe(recipe, home));
   } else if (opts.output !== undefined) {
     await writeRecipeAtomic(expandDir(opts.output, home, deps.cwd), serializeRecipe(recipe, home));
   } else {
-    await saveNamed(sessionDirOf(deps), name, recipe, home);
+    await saveNamed(sessionDirOf(deps), recipe.name, recipe, home);
   }
   deps.stderr.write(savedMessage(recipe));
-  return 0;
 }
 
 function fleetTasks(deps: Deps): Promise<RecipeTask[]> {

@@ -17,6 +17,7 @@ import { TmuxRunner } from '../tmux/runner.js';
 import { hasSession, newSession } from '../tmux/sessions.js';
 import { assertVersion } from '../tmux/version.js';
 import { readSessionArg } from './recipe-io.js';
+import { hostsLeftMessage } from '../sessions/index.js';
 import type { Settings } from '../config/keys.js';
 import { effectiveSettings } from '../config/settings.js';
 import { TMUX_KEY } from '../config/values.js';
@@ -46,7 +47,10 @@ export async function runUp(session: string | undefined, opts: UpOptions, deps: 
   const bell = opts.bell !== false;
   if (inside) {
     if (opts.detach) throw new UsageError('--detach is for starting a fleet from outside tmux');
-    const load: RecipeTask[] = session ? (await readSessionArg(session, deps)).tasks : [];
+    const read = session ? await readSessionArg(session, deps) : null;
+    const left = read === null ? null : hostsLeftMessage(read);
+    if (left !== null) deps.stderr.write(`${left}\n`);
+    const load: RecipeTask[] = read?.tasks ?? [];
     // The dashboard needs a terminal; without one (or --headless) log lines go to stderr.
     const grouping = settings.groupBy === 'dir' ? 'directory' : settings.groupBy;
     const idleMs = settings.idleSeconds * 1000;

@@ -1,9 +1,9 @@
 // Every key of config.json: its schema, its default and what it does. A new setting is one
 // entry here (and its flag, if it has one, in commands/register.ts); the file, `fleetcom
-// config` and the README table all follow from this list.
+// config` and docs/configuration.md (checked by test/docs/docs.test.ts) follow from this list.
 import * as z from 'zod';
+import { hostProblem } from '../remote/host-name.js';
 import { GROUP_BY, TMUX_KEY, type GroupBy } from './values.js';
-
 
 export const configKeys = {
   rerunKey: {
@@ -36,7 +36,38 @@ export const configKeys = {
     flag: '--notify-command',
     about: 'run by /bin/sh when a task starts waiting for you (FLEETCOM_* variables say which)',
   },
+  hosts: {
+    schema: z.array(z.string({ error: 'expected a host name' }).superRefine((host, ctx) => {
+      const problem = hostProblem(host);
+      if (problem !== null) ctx.addIssue({ code: 'custom', message: `host ${JSON.stringify(host)} is refused: ${problem}` });
+    }), { error: 'expected a list of host names' }),
+    default: [] as string[],
+    flag: '--hosts',
+    about: 'the hosts `ls --all-hosts`, `save --all-hosts` and the dashboard reach over ssh',
+  },
+  sshCommand: {
+    schema: words('expected a list of words, the ssh program first, e.g. ["ssh", "-F", "/path/config"]'),
+    default: ['ssh'] as string[],
+    env: 'FLEETCOM_SSH_COMMAND',
+    about: 'the ssh program and options fleetcom runs to reach a host (env: words split on spaces)',
+  },
+  remoteCommand: {
+    schema: words('expected a list of words, e.g. ["fleetcom"] or ["node", "/opt/fleetcom/dist/cli.js"]'),
+    default: ['fleetcom'] as string[],
+    env: 'FLEETCOM_REMOTE_COMMAND',
+    about: "how a host's shell starts fleetcom there (env: words split on spaces)",
+  },
+  hostTimeoutSeconds: {
+    schema: z.number({ error: 'expected a number' }).min(0.5, { error: 'expected at least 0.5' }).max(600, { error: 'expected at most 600' }),
+    default: 5 as number,
+    env: 'FLEETCOM_HOST_TIMEOUT',
+    about: 'seconds a host of --all-hosts (or the dashboard) has to answer before it shows as unreachable',
+  },
 } as const;
+
+function words(error: string) {
+  return z.array(z.string({ error }).min(1, { error }), { error }).min(1, { error });
+}
 
 export type ConfigKey = keyof typeof configKeys;
 export const CONFIG_KEYS = Object.keys(configKeys) as ConfigKey[];
@@ -47,6 +78,10 @@ export interface Settings {
   groupBy: GroupBy;
   nextKey: string;
   notifyCommand: string | null;
+  hosts: string[];
+  sshCommand: string[];
+  remoteCommand: string[];
+  hostTimeoutSeconds: number;
 }
 
 /** The file's shape: every key optional, no other key allowed (a typo must not pass silently). */
@@ -56,5 +91,9 @@ export const configFileSchema = z.strictObject({
   groupBy: configKeys.groupBy.schema.optional(),
   nextKey: configKeys.nextKey.schema.optional(),
   notifyCommand: configKeys.notifyCommand.schema.optional(),
+  hosts: configKeys.hosts.schema.optional(),
+  sshCommand: configKeys.sshCommand.schema.optional(),
+  remoteCommand: configKeys.remoteCommand.schema.optional(),
+  hostTimeoutSeconds: configKeys.hostTimeoutSeconds.schema.optional(),
 });
 export type ConfigFile = z.infer<typeof configFileSchema>;

@@ -1,25 +1,55 @@
 // The CLI's end of the control socket. Nothing answering means no fleet (exit 3); a socket
-// that is not surely this user's gets nothing (trusted-socket.ts).
+// that is not surely this user's gets nothing (trusted-socket.ts). A supervisor that is
+// stopped or hung must not hang the command (nor a TAB, a key binding, a script): a stopped
+// one is seen before anything is sent, and a call gives up once the supervisor has been
+// silent for its deadline. A long request is not cut off: the supervisor sends a keepalive
+// byte every KEEPALIVE_MS while it works on it (server.ts), so silence means it is not
+// working, whatever the request.
 import { connect } from 'node:net';
+import { dirname } from 'node:path';
 import { FleetError, NoFleetError } from '../errors.js';
+import { runtimeFiles } from '../paths.js';
+import { lockedSupervisor } from './lock-record.js';
 import type { ReplyTo, Request } from './protocol.js';
 import { replyChecks } from './replies.js';
 import type { Check } from './shape.js';
-import { PROTOCOL_VERSION, readReply } from './reply.js';
+import { KEEPALIVE_MS, PROTOCOL_VERSION, readReply } from './reply.js';
 import { assertTrustedSocket } from './trusted-socket.js';
 
 const NO_FLEET_CODES = new Set(['ENOENT', 'ECONNREFUSED', 'ENOTSOCK', 'ENOTDIR']);
 
-export async function callSupervisor<R extends Request>(socketPath: string, request: R): Promise<ReplyTo<R>> {
+/** How long a supervisor may be silent before a call gives up: five keepalives missed. */
+export const SILENCE_MS = 5 * KEEPALIVE_MS;
+/**
+ * `down` waits longer: every version accepts it, and a supervisor of a fleetcom from before
+ * the keepalive (protocol 1) sends nothing while it stops hundreds of tasks. A stopped one is
+ * still refused at once.
+ */
+const DOWN_SILENCE_MS = 60_000;
+
+export interface CallOptions {
+  /** Give up after this long without a byte from the supervisor (default SILENCE_MS). */
+  silenceMs?: number;
+}
+
+export async function callSupervisor<R extends Request>(socketPath: string, request: R, opts: CallOptions = {}): Promise<ReplyTo<R>> {
   assertTrustedSocket(socketPath);
-  const text = await exchange(socketPath, `${JSON.stringify({ v: PROTOCOL_VERSION, ...request })}\n`);
+  const lock = runtimeFiles(dirname(socketPath)).lock;
+  const before = lockedSupervisor(lock);
+  if (before?.stopped) throw stoppedError(before.pid);
+  const silenceMs = opts.silenceMs ?? (request.op === 'down' ? DOWN_SILENCE_MS : SILENCE_MS);
+  const text = await exchange(socketPath, `${JSON.stringify({ v: PROTOCOL_VERSION, ...request })}\n`, silenceMs).catch((error: unknown) => {
+    if (error !== SILENT) throw error;
+    const now = lockedSupervisor(lock);
+    throw now?.stopped ? stoppedError(now.pid) : silentError(now?.pid ?? null, socketPath, silenceMs);
+  });
   let reply;
   try {
     reply = readReply(JSON.parse(text));
   } catch {
     reply = null;
   }
-  if (reply === null) throw new FleetError(`the supervisor sent an unreadable reply: ${text.slice(0, 200)}`);
+  if (reply === null) throw new FleetError(`the supervisor sent an unreadable reply: ${text.trim().slice(0, 200)}`);
   if (!reply.ok) throw new FleetError(reply.error, reply.exitCode);
   try {
     return checkOf(request)(reply.result);
@@ -33,15 +63,49 @@ function checkOf<R extends Request>(request: R): Check<ReplyTo<R>> {
   return replyChecks[request.op] as Check<ReplyTo<R>>;
 }
 
-function exchange(socketPath: string, line: string): Promise<string> {
+function stoppedError(pid: number): FleetError {
+  return new FleetError(`the supervisor (pid ${pid}) is stopped and cannot answer; continue it with: kill -CONT ${pid}`);
+}
+
+function silentError(pid: number | null, socketPath: string, silenceMs: number): FleetError {
+  const who = pid === null ? 'the supervisor (no lock names it)' : `the supervisor (pid ${pid})`;
+  const stop = pid === null ? 'stop it' : `stop it (kill ${pid})`;
+  return new FleetError(
+    `${who} did not answer within ${silenceMs / 1000} s on ${socketPath}; ` +
+      `it may be hung: look at its tmux pane, or ${stop} and run fleetcom up again, which adopts its tasks`,
+  );
+}
+
+/** Rejected with this when the supervisor stays silent for the deadline. */
+const SILENT = Symbol('silent');
+
+/** The reply's text: one JSON document, after any keepalive whitespace. */
+function exchange(socketPath: string, line: string, silenceMs: number): Promise<string> {
   return new Promise((resolve, reject) => {
     const socket = connect(socketPath);
     let reply = '';
+    let timer: NodeJS.Timeout | undefined;
+    const quiet = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        socket.destroy();
+        reject(SILENT);
+      }, silenceMs);
+    };
+    quiet();
     socket.setEncoding('utf8');
     socket.on('connect', () => socket.write(line));
-    socket.on('data', (chunk: string) => (reply += chunk));
-    socket.on('end', () => (reply === '' ? reject(new FleetError('the supervisor closed the connection without a reply')) : resolve(reply)));
+    socket.on('data', (chunk: string) => {
+      reply += chunk;
+      quiet();
+    });
+    socket.on('end', () => {
+      clearTimeout(timer);
+      if (reply.trim() === '') reject(new FleetError('the supervisor closed the connection without a reply'));
+      else resolve(reply);
+    });
     socket.on('error', (error: NodeJS.ErrnoException) => {
+      clearTimeout(timer);
       reject(NO_FLEET_CODES.has(error.code ?? '') ? new NoFleetError() : new FleetError(`control socket ${socketPath}: ${error.message}`));
     });
   });

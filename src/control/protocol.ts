@@ -2,10 +2,11 @@
 // validated. Every request carries the protocol version; `down` is accepted from any version
 // so an old supervisor can always be stopped.
 import * as z from 'zod';
+import { AGENT_HOME_VARS } from '../harness/names.js';
 import { PROTOCOL_VERSION, type Reply } from './reply.js';
 import type { ReplyOf } from './replies.js';
 
-export { PROTOCOL_VERSION, type Reply } from './reply.js';
+export { KEEPALIVE_MS, PROTOCOL_VERSION, type Reply } from './reply.js';
 export type { LsRecord, ReplyOf } from './replies.js';
 
 const env = z.record(z.string(), z.string());
@@ -14,7 +15,7 @@ const taskRef = z.string().regex(/^(\d+|%\d+|@\d+)$/, 'expected a task id, %pane
 const label = z.string().nullable();
 
 /** A task's agent homes (absolute paths): only these variables, so a recipe cannot set others. */
-const agentHomes = z.partialRecord(z.enum(['CLAUDE_CONFIG_DIR', 'CODEX_HOME', 'GROK_HOME']), z.string().startsWith('/'));
+const agentHomes = z.partialRecord(z.enum(AGENT_HOME_VARS), z.string().startsWith('/'));
 export const recipeTaskSchema = z.object({ cwd: z.string(), cmd: z.string(), name: label, group: label, env: agentHomes.optional() });
 export type RecipeTask = z.infer<typeof recipeTaskSchema>;
 

@@ -2,10 +2,11 @@
 // return these types and a client reads each reply through its op's check, so both ends agree
 // at compile time and a reply of another shape is refused at run time. Zod-free (shape.ts).
 import type { Attention } from '../harness/attention.js';
-import type { HarnessName, IdSource } from '../harness/types.js';
+import { AGENT_HOME_VARS as HOME_VARS, HARNESS_NAMES as NAMES, type AgentHomeVar, type HarnessName } from '../harness/names.js';
+import type { IdSource } from '../harness/types.js';
 import { bool, int, list, nothing, nullable, object, oneOf, optional, record, ShapeError, str, type Check, type Checked } from './shape.js';
 
-const HARNESS_NAMES: Record<HarnessName, true> = { claude: true, codex: true, grok: true };
+const HARNESS_NAMES = Object.fromEntries(NAMES.map((name) => [name, true])) as Record<HarnessName, true>;
 const ID_SOURCES: Record<Exclude<IdSource, 'correlation'>, true> = { 'exit-hint': true, capture: true, pinned: true };
 const ATTENTIONS: Record<Attention, true> = { working: true, waiting: true, permission: true };
 
@@ -38,8 +39,7 @@ export const lsRecordCheck = object({
 });
 export type LsRecord = Checked<typeof lsRecordCheck>;
 
-type AgentHomeVar = 'CLAUDE_CONFIG_DIR' | 'CODEX_HOME' | 'GROK_HOME';
-const AGENT_HOME_VARS: Record<AgentHomeVar, true> = { CLAUDE_CONFIG_DIR: true, CODEX_HOME: true, GROK_HOME: true };
+const AGENT_HOME_VARS = Object.fromEntries(HOME_VARS.map((name) => [name, true])) as Record<AgentHomeVar, true>;
 
 /** A task's agent homes: only these variables, absolute paths (as protocol.ts's recipeTaskSchema). */
 const agentHomes: Check<Partial<Record<AgentHomeVar, string>>> = (v, path = '') => {

@@ -4,7 +4,13 @@
 // part classic zod's `z` namespace keeps whole for the supervisor) on every command's start:
 // measured ~35 ms of `ls`'s CPU on 2 cores, more than its whole budget over `node -e 0`.
 
-export const PROTOCOL_VERSION = 1;
+// 2: while the supervisor works on a request it writes a space every KEEPALIVE_MS before the
+// reply (still one JSON document: JSON allows leading whitespace, so a client of version 1
+// reads it too), and a client gives up after a few silent keepalives (client.ts).
+export const PROTOCOL_VERSION = 2;
+
+/** How often a supervisor shows it is still working on a request. */
+export const KEEPALIVE_MS = 1_000;
 
 export type Reply = { ok: true; result: unknown } | { ok: false; error: string; exitCode: number };
 

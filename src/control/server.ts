@@ -2,7 +2,7 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { errorMessage, FleetError } from '../errors.js';
 import { removeFile, restrictToOwner } from '../fs-safety.js';
-import { failure, isReply, parseRequest, type Reply, type Request } from './protocol.js';
+import { failure, isReply, KEEPALIVE_MS, parseRequest, type Reply, type Request } from './protocol.js';
 
 export type Handler = (request: Request) => Promise<unknown>;
 
@@ -34,7 +34,16 @@ function serve(socket: Socket, handle: Handler): void {
     if (newline < 0 && buffer.length <= MAX_REQUEST_BYTES) return;
     answered = true;
     const line = newline < 0 ? buffer : buffer.slice(0, newline);
-    void answer(line, handle).then((reply) => socket.end(`${JSON.stringify(reply)}\n`));
+    // A space a second while the request is worked on: the client's deadline is on silence, so
+    // a load of thousands of tasks is never cut off, while a stopped or hung supervisor (whose
+    // timers do not run) is. The reply stays one JSON document: whitespace may lead it.
+    const keepalive = setInterval(() => {
+      if (!socket.destroyed) socket.write(' ');
+    }, KEEPALIVE_MS);
+    void answer(line, handle).then((reply) => {
+      clearInterval(keepalive);
+      if (!socket.destroyed) socket.end(`${JSON.stringify(reply)}\n`);
+    });
   });
 }
 

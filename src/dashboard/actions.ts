@@ -6,7 +6,7 @@ import { removeFile, writeFileAtomicSync } from '../fs-safety.js';
 import type { FleetUiContext } from '../fleet/lifecycle/fleet-ui.js';
 import { labelOf, type Task } from '../fleet/supervisor/task.js';
 import { quoteShell } from '../harness/index.js';
-import { listSessions, missingDirWarning, MISSING_DIR_LABEL, normalizeSessionName, readSession, saveNamed } from '../sessions/index.js';
+import { hostsLeftMessage, listSessions, missingDirWarning, MISSING_DIR_LABEL, normalizeSessionName, readSession, saveNamed } from '../sessions/index.js';
 import { warningLines } from '../warnings.js';
 import { capturePanes, displayPopup, lastWindow } from '../tmux/screens.js';
 import { displayMessage } from '../tmux/sessions.js';
@@ -88,6 +88,7 @@ async function loadChoices(deps: ActionDeps): Promise<LoadChoice[]> {
 
 async function load(choice: LoadChoice, deps: ActionDeps): Promise<string> {
   const session = await readSession(choice.file, { sessionDir: deps.sessionDir, home: deps.home, cwd: deps.cwd });
+  const left = hostsLeftMessage(session);
   const result = await deps.fleet.handle({ op: 'load', tasks: session.tasks, env: deps.env });
   const held = result.skipped ?? [];
   // Summed up by reason, as the CLI does: a recipe of thousands of entries must not flood the log.
@@ -96,9 +97,10 @@ async function load(choice: LoadChoice, deps: ActionDeps): Promise<string> {
     ...warningLines(session.skipped.map(missingDirWarning), { label: `load: ${MISSING_DIR_LABEL}`, noun: 'directories', more }),
     ...warningLines(result.errors, { label: 'load: not loaded: ', more }),
     ...warningLines(held, { label: 'load: skipped: ', more }),
+    ...(left === null ? [] : [`load: ${left}`]),
   ];
   for (const line of lines) deps.log(line);
-  const problems = session.skipped.length + result.errors.length + held.length;
+  const problems = session.skipped.length + result.errors.length + held.length + (left === null ? 0 : 1);
   return `loaded '${session.name}': ${result.ids.length} task(s)${problems ? ` (${problems} problem(s), see the log)` : ''}`;
 }
 

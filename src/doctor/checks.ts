@@ -2,10 +2,10 @@
 // were started now — without starting anything. Reads the file system and /proc only.
 import { accessSync, constants, statSync } from 'node:fs';
 import path from 'node:path';
-import { detect, resolveHome, splitWords, storedConversation, type HarnessName } from '../harness/index.js';
+import { conversationOf, detect, harnessFor, resolveHome, resumeCommand, splitWords, storedConversation, type Detection, type HarnessName } from '../harness/index.js';
 import { conversationLiveness, fleetHolderOf, holderText, type FleetHolder, type LivenessOptions } from '../ownership/index.js';
 
-export type CheckName = 'directory' | 'program' | 'conversation' | 'ownership';
+export type CheckName = 'directory' | 'program' | 'conversation' | 'ownership' | 'settings';
 
 /** One check: passed (true), failed (false) or could not tell (null). */
 export interface Check {
@@ -27,6 +27,8 @@ export interface EntryReport {
   todo: string;
   /** A resume entry whose conversation cannot be resumed: --fix starts it fresh instead. */
   unresumable: boolean;
+  /** What --fix writes for this entry: the bare agent (unresumable), the root's resume (a child's id); else null. */
+  fix: string | null;
   checks: Check[];
 }
 
@@ -49,6 +51,8 @@ export interface DoctorContext {
   tmuxSocket: string | null;
   /** The fix the user can run for an unresumable entry. */
   fixHint: string;
+  /** `fleetcom doctor --fix <session>` (or what to do instead, for --fleet). */
+  fixCommand: string;
   liveness?: LivenessOptions;
 }
 
@@ -75,15 +79,53 @@ export function checkEntry(entry: EntryToCheck, context: DoctorContext): EntryRe
   const seen = seenOf(context);
   const checks: Check[] = [checkDirectory(entry, seen), checkProgram(entry, seen)];
   const detection = detect(entry.command);
-  let unresumable = false;
-  if (detection.form === 'resume') {
-    const home = resolveHome(detection.harness, entry.env);
-    const stored = storedConversation(detection.harness, home, entry.cwd, detection.targetId);
-    checks.push({ check: 'conversation', ok: stored.found, detail: stored.found ? `found: ${stored.path}` : stored.why });
-    unresumable = !stored.found;
-    if (stored.found) checks.push(checkOwnership(detection.harness, home, detection.targetId, entry, context));
+  if (detection.form !== 'opaque') {
+    // The agent's own settings can lose what a recipe resumes (gemini's session cleanup).
+    const home = homeOrNull(detection.harness, entry.env);
+    for (const warning of home === null ? [] : harnessFor(detection.harness).warnings(home)) {
+      checks.push({ check: 'settings', ok: null, detail: warning });
+    }
   }
-  return { dir: entry.dir, command: entry.command, name: entry.name, ...summarize(checks, unresumable, context), unresumable, checks };
+  if (detection.form !== 'resume') {
+    return { dir: entry.dir, command: entry.command, name: entry.name, ...summarize(checks, false, context), unresumable: false, fix: null, checks };
+  }
+  const home = resolveHome(detection.harness, entry.env);
+  const conversation = checkConversation(detection, home, entry.cwd);
+  checks.push(conversation.check);
+  if (conversation.resumes !== null) checks.push(checkOwnership(detection.harness, home, conversation.resumes, entry, context));
+  const unresumable = conversation.resumes === null;
+  const summary = summarize(checks, unresumable, context);
+  if (conversation.child !== null && summary.verdict !== 'fail') {
+    // It starts (resuming the root); --fix writes that down, so the recipe says what runs.
+    summary.why = `${conversation.child}, ${summary.why}`;
+    summary.todo = `${context.fixCommand} rewrites it to ${conversation.fix}`;
+  }
+  return { dir: entry.dir, command: entry.command, name: entry.name, ...summary, unresumable, fix: conversation.fix, checks };
+}
+
+/**
+ * Whether the entry's conversation can be resumed, and which one that is: the id it names, or
+ * the user conversation at the root of a child's (a codex subagent thread), as load runs it.
+ */
+function checkConversation(detection: Extract<Detection, { form: 'resume' }>, home: string, cwd: string) {
+  const of = conversationOf(detection.harness, detection.targetId, { home, cwd });
+  if (of.kind === 'none') {
+    return { check: { check: 'conversation', ok: false, detail: `${of.note}: not resumable` } satisfies Check, resumes: null, child: null, fix: detection.program };
+  }
+  const stored = storedConversation(detection.harness, home, cwd, of.id);
+  const child = of.kind === 'parent' ? `${of.note}; resumes ${of.id}` : null;
+  const detail = `${child ? `${child}: ` : ''}${stored.found ? `found: ${stored.path}` : stored.why}`;
+  const check: Check = { check: 'conversation', ok: stored.found, detail };
+  if (!stored.found) return { check, resumes: null, child: null, fix: detection.program };
+  return { check, resumes: of.id, child, fix: child ? resumeCommand(detection, of.id) : null };
+}
+
+function homeOrNull(harness: HarnessName, env: Record<string, string>): string | null {
+  try {
+    return resolveHome(harness, env);
+  } catch {
+    return null;
+  }
 }
 
 function checkDirectory(entry: EntryToCheck, seen: Seen): Check {
@@ -126,7 +168,8 @@ function checkProgram(entry: EntryToCheck, seen: Seen): Check {
     : { check: 'program', ok: true, detail: found };
 }
 
-function findProgram(word: string, entry: EntryToCheck): string | null {
+/** Where `word` would run from for this environment (PATH, `~/…`, or relative to `cwd`), or null. */
+export function findProgram(word: string, entry: Pick<EntryToCheck, 'env' | 'cwd'>): string | null {
   const home = entry.env.HOME ?? '';
   const candidates = word.includes('/')
     ? [word === '~' || word.startsWith('~/') ? path.join(home, word.slice(1)) : path.resolve(entry.cwd, word)]
@@ -158,9 +201,23 @@ const TODO: Record<CheckName, string> = {
   program: 'install it or fix PATH',
   conversation: '',
   ownership: 'close it there first; load and recover skip it while it is open',
+  settings: '',
 };
 
+/** The verdict, with the agent's settings warnings added to whatever it says. */
 function summarize(checks: Check[], unresumable: boolean, context: DoctorContext): Pick<EntryReport, 'verdict' | 'why' | 'todo'> {
+  const verdict = judge(checks, unresumable, context);
+  const warnings = checks.filter((c) => c.check === 'settings');
+  if (warnings.length === 0) return verdict;
+  const todo = 'change the setting the warning names';
+  return {
+    verdict: verdict.verdict,
+    why: [verdict.why, ...warnings.map((c) => `warning: ${c.detail}`)].join('; '),
+    todo: verdict.todo === '-' ? todo : `${verdict.todo}; ${todo}`,
+  };
+}
+
+function judge(checks: Check[], unresumable: boolean, context: DoctorContext): Pick<EntryReport, 'verdict' | 'why' | 'todo'> {
   const failed = checks.filter((c) => c.ok === false);
   if (failed.length > 0) {
     const todo = failed.map((c) => (c.check === 'conversation' && unresumable ? context.fixHint : TODO[c.check]));

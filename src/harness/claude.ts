@@ -6,7 +6,9 @@ import { lastHint } from './scrape.js';
 import { listDir, readTextFile, someLine, statOrNull } from './fs-read.js';
 import { fieldProblem, isJsonObject } from './json-shape.js';
 import { entryTimeMs, inWindow, soleCandidate, WINDOW_MS } from './store-window.js';
-import type { AgentDetection, InstrumentInput, InstrumentPlan, RunEvidence } from './types.js';
+import { claudeSignal } from './attention.js';
+import { homeFromVariable } from './home-rules.js';
+import type { AgentDetection, InstrumentInput, InstrumentPlan, RunEvidence, StoredConversation } from './types.js';
 
 // claude: pinned with `--session-id`, captured by a SessionStart hook, resumable only once its
 // transcript holds a user record.
@@ -98,10 +100,10 @@ function settingsSuffix(namespace: string): string {
 function instrument(detection: AgentDetection, input: InstrumentInput): InstrumentPlan {
   const env = { FLEETCOM_CAPTURE_FILE: input.captureFile };
   if (detection.form === 'resume') {
-    return { suffix: settingsSuffix(input.namespace), env, pinnedId: detection.targetId };
+    return { suffix: settingsSuffix(input.namespace), env, pinnedId: detection.targetId, captures: true };
   }
   const pinnedId = freshId(input.newId);
-  return { suffix: ` --session-id ${quoteShell(pinnedId)}${settingsSuffix(input.namespace)}`, env, pinnedId };
+  return { suffix: ` --session-id ${quoteShell(pinnedId)}${settingsSuffix(input.namespace)}`, env, pinnedId, captures: true };
 }
 
 /** The hook payload's `session_id`, when the text is that JSON and the id is valid. */
@@ -140,16 +142,34 @@ function correlate(evidence: RunEvidence, context: CorrelationContext): string |
   return id !== null && claudeTranscriptHasUser(evidence.home, evidence.cwd, id) ? id : null;
 }
 
+/** 8.2: the transcript exists and holds a typed message; claude refuses `--resume` otherwise. */
+function stored(home: string, cwd: string, id: string): StoredConversation {
+  const candidates = claudeProjectDirs(home, cwd).map((dir) => path.join(dir, `${id}.jsonl`));
+  const existing = candidates.find((file) => statOrNull(file)?.isFile());
+  const shown = existing ?? candidates[0] ?? path.join(home, 'projects', `${id}.jsonl`);
+  if (existing === undefined) return { found: false, path: shown, why: `no claude transcript ${shown}` };
+  if (!claudeTranscriptHasUser(home, cwd, id)) return { found: false, path: shown, why: `the transcript ${shown} holds no message` };
+  return { found: true, path: existing };
+}
+
 export const claude: Harness = {
   name: 'claude',
-  selector: '--resume',
-  homeVar: 'CLAUDE_CONFIG_DIR',
-  homeDir: '.claude',
+  selectors: ['--resume'],
+  isId: isValidId,
+  idShape: 'a lowercase 8-4-4-4-12 uuid',
+  home: homeFromVariable('claude', 'CLAUDE_CONFIG_DIR', '.claude'),
+  assets: [],
   instrument,
   parseCapture,
   captureId,
   // Newer claude echoes its launch flags in the hint: `claude --model opus --resume <id>`.
   scrapeExit: (text) => lastHint(text, { prefixes: ['claude --resume '], echoedFlags: { program: 'claude', selector: ' --resume ' } }),
   correlate,
+  // A Task subagent writes under its parent's session id; background workers are the hook's (8.8).
+  conversationOf: (id) => ({ kind: 'own', id }),
   resumable: (id, evidence) => claudeTranscriptHasUser(evidence.home, evidence.cwd, id),
+  stored,
+  ownership: { kind: 'claude-registry' },
+  warnings: () => [],
+  attention: { file: 'events', signal: claudeSignal, conversationFromCapture: false },
 };

@@ -1,53 +1,31 @@
 import * as path from 'node:path';
 import type { CorrelationContext, Harness } from './harness.js';
+import { codexConversationOf, findRollout, FIRST_LINE_MAX, rolloutsIn, sessionMeta, threadKind, threadOfRollout } from './codex-rollouts.js';
 import { isValidId, v7TimeMs } from './ids.js';
 import { quoteShell, tomlBasicString } from './quote.js';
 import { lastHint } from './scrape.js';
-import { listDir, readFirstLine, readTextFile } from './fs-read.js';
+import { readTextFile } from './fs-read.js';
 import { isJsonObject } from './json-shape.js';
 import { inWindow, soleCandidate, utcDateFolders, WINDOW_MS } from './store-window.js';
-import type { AgentDetection, InstrumentInput, InstrumentPlan, RunEvidence } from './types.js';
+import { codexSignal } from './attention.js';
+import { readCodexRoute } from './codex-route.js';
+import { homeFromVariable } from './home-rules.js';
+import type { AgentDetection, InstrumentInput, InstrumentPlan, RunEvidence, StoredConversation } from './types.js';
 
 // codex: no way to choose the id; a notify override appends each turn's payload to the capture
-// file, and the id that counts is the last one whose rollout exists (8.3). Rollouts live in
-// `<home>/sessions/YYYY/MM/DD/rollout-<time>-<v7 id>.jsonl`.
-
-/** The longest first line of a rollout fleetcom reads. */
-export const FIRST_LINE_MAX = 64 * 1024;
-
-/** The id of a rollout file name `rollout-*-<id>.jsonl`, or null. */
-export function rolloutId(name: string): string | null {
-  const prefix = 'rollout-';
-  const suffix = '.jsonl';
-  if (!name.startsWith(prefix) || !name.endsWith(suffix)) return null;
-  const stem = name.slice(0, -suffix.length);
-  if (stem.length < prefix.length + 1 + 36 || stem[stem.length - 37] !== '-') return null;
-  const id = stem.slice(-36);
-  return isValidId(id) ? id : null;
-}
+// file, and the id that counts is the last one whose rollout exists and is a user thread (8.3,
+// 9.5): the title thread has no rollout, a subagent's thread has one that says so
+// (codex-rollouts.ts), and both notify like the user's.
 
 /** Date folders 8.3 probes: UTC spawn day − 2 … end-of-run day + 1. */
-function dateFolders(evidence: RunEvidence, now: number): string[] {
-  return utcDateFolders(evidence.spawnedAt, evidence.endedAt ?? now, 2, 1);
-}
-
-/** Every rollout file in the probed folders: its path and id. */
 function rollouts(evidence: RunEvidence, now: number): Array<{ file: string; id: string }> {
-  const found: Array<{ file: string; id: string }> = [];
-  for (const folder of dateFolders(evidence, now)) {
-    const dir = path.join(evidence.home, 'sessions', ...folder.split('/'));
-    for (const entry of listDir(dir)) {
-      const id = entry.isFile() ? rolloutId(entry.name) : null;
-      if (id !== null) found.push({ file: path.join(dir, entry.name), id });
-    }
-  }
-  return found;
+  return rolloutsIn(evidence.home, utcDateFolders(evidence.spawnedAt, evidence.endedAt ?? now, 2, 1));
 }
 
 function instrument(detection: AgentDetection, input: InstrumentInput): InstrumentPlan {
   const pinnedId = detection.form === 'resume' ? detection.targetId : null;
-  const route = input.codexRoute;
-  if (route.kind === 'opaque') return { suffix: '', env: {}, pinnedId };
+  const route = input.codexRoute ?? readCodexRoute(input.home);
+  if (route.kind === 'opaque') return { suffix: '', env: {}, pinnedId, captures: false };
   const script = path.join(input.namespace, 'codex-notify.sh');
   return {
     suffix: ` -c ${quoteShell(`notify=[${tomlBasicString(script)}]`)}`,
@@ -56,6 +34,7 @@ function instrument(detection: AgentDetection, input: InstrumentInput): Instrume
       FLEETCOM_NOTIFY_CHAIN: route.kind === 'chain' ? route.argv.join('\n') : '',
     },
     pinnedId,
+    captures: true,
   };
 }
 
@@ -76,36 +55,30 @@ function parseCapture(text: string): string[] {
   return ids;
 }
 
-/** 8.3: the thread-id of the last payload whose rollout exists under the task's home. */
+/**
+ * 8.3 and 9.5: the thread-id of the last payload whose rollout exists under the task's home
+ * and is a user thread. A subagent's turn notifies after its parent's (measured on 0.171.0),
+ * so without the second check the task would switch to the subagent's thread.
+ */
 function captureId(evidence: RunEvidence, now: number): string | null {
   if (evidence.captureFile === null) return null;
   const file = readTextFile(evidence.captureFile);
   if (file.kind !== 'text') return null;
   const ids = parseCapture(file.text);
   if (ids.length === 0) return null;
-  const existing = new Set(rollouts(evidence, now).map((rollout) => rollout.id));
+  const existing = new Map(rollouts(evidence, now).map((rollout) => [rollout.id, rollout.file]));
   for (let i = ids.length - 1; i >= 0; i--) {
     const id = ids[i];
-    if (id !== undefined && existing.has(id)) return id;
+    const rollout = id === undefined ? undefined : existing.get(id);
+    if (rollout !== undefined && threadOfRollout(rollout).kind === 'user') return id ?? null;
   }
   return null;
 }
 
-/** The first record names this cwd exactly and is not a subagent's thread. */
+/** The first record names this cwd exactly and is a user thread. */
 function firstRecordMatches(file: string, cwd: string): boolean {
-  const line = readFirstLine(file, FIRST_LINE_MAX);
-  if (line === null) return false;
-  let value: unknown;
-  try {
-    value = JSON.parse(line);
-  } catch {
-    return false;
-  }
-  const payload = isJsonObject(value) ? value.payload : undefined;
-  if (!isJsonObject(payload) || payload.cwd !== cwd) return false;
-  const source = payload.thread_source;
-  const subagent = source === 'subagent' || (typeof source === 'object' && source !== null && 'subagent' in source);
-  return !subagent;
+  const meta = sessionMeta(file, FIRST_LINE_MAX);
+  return meta !== null && meta.cwd === cwd && threadKind(meta).kind === 'user';
 }
 
 /** 8.5: v7 time between spawn − 30 s and the end of the run, first record for this cwd. */
@@ -121,11 +94,19 @@ function correlate(evidence: RunEvidence, context: CorrelationContext): string |
   return soleCandidate(ids, context.excluded);
 }
 
+function stored(home: string, _cwd: string, id: string): StoredConversation {
+  const file = findRollout(home, id);
+  const root = path.join(home, 'sessions');
+  return file === null ? { found: false, path: root, why: `no codex rollout for ${id} under ${root}` } : { found: true, path: file };
+}
+
 export const codex: Harness = {
   name: 'codex',
-  selector: 'resume',
-  homeVar: 'CODEX_HOME',
-  homeDir: '.codex',
+  selectors: ['resume'],
+  isId: isValidId,
+  idShape: 'a lowercase 8-4-4-4-12 uuid',
+  home: homeFromVariable('codex', 'CODEX_HOME', '.codex'),
+  assets: [],
   instrument,
   parseCapture,
   captureId,
@@ -133,4 +114,11 @@ export const codex: Harness = {
     lastHint(text, { prefixes: ['codex resume '], parenthesised: { lineMarkers: ['codex resume', 'then select'] } }),
   correlate,
   resumable: () => true,
+  conversationOf: codexConversationOf,
+  stored,
+  // codex keeps its rollout open for the whole session (measured on 0.171.0: the native binary
+  // holds `sessions/…/rollout-…-<id>.jsonl` open after the first turn, its subagents' beside it).
+  ownership: { kind: 'open-file', file: findRollout, looksLike: (target) => target.endsWith('.jsonl') && target.includes('/rollout-') },
+  warnings: () => [],
+  attention: { file: 'capture', signal: codexSignal, conversationFromCapture: true },
 };

@@ -1,5 +1,4 @@
 import type { Harness } from './harness.js';
-import { isValidId } from './ids.js';
 import { HARNESSES } from './registry.js';
 import type { Detection } from './types.js';
 
@@ -32,7 +31,7 @@ function unquoteId(word: string): string {
 }
 
 function resumeFormReason(harness: Harness): string {
-  return `a resume form must be exactly \`${harness.name} ${harness.selector} <id>\``;
+  return `a resume form must be exactly ${harness.selectors.map((selector) => `\`${harness.name} ${selector} <id>\``).join(' or ')}`;
 }
 
 /** Classifies a requested command against the harnesses, in registry order. */
@@ -46,17 +45,17 @@ export function detectWith(harnesses: readonly Harness[], command: string): Dete
   const harness = harnesses.find((candidate) => candidate.name === basename);
   if (harness === undefined) return opaque(OPAQUE_REASONS.notAgent);
   if (words.length === 1) return { form: 'bare', harness: harness.name, program };
-  if (words.length !== 3 || selector !== harness.selector || target === undefined) {
+  if (words.length !== 3 || selector === undefined || !harness.selectors.includes(selector) || target === undefined) {
     return opaque(resumeFormReason(harness));
   }
   const targetId = unquoteId(target);
-  if (!isValidId(targetId)) {
-    return opaque(`the resume id is not a lowercase 8-4-4-4-12 uuid; ${resumeFormReason(harness)}`);
+  if (!harness.isId(targetId)) {
+    return opaque(`the resume id is not ${harness.idShape}; ${resumeFormReason(harness)}`);
   }
   return { form: 'resume', harness: harness.name, program, targetId };
 }
 
-/** Contract section 2 for claude, codex and grok. */
+/** Contract sections 2 and 9.1, for every harness of the registry. */
 export function detect(command: string): Detection {
   return detectWith(HARNESSES, command);
 }

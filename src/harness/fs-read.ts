@@ -49,19 +49,26 @@ export function readTextFile(path: string): FileText {
 /**
  * The file's first line (without its `\n`, and without a `\r` before it) when it is at most
  * `maxBytes` long; null when the file is missing, unreadable or its first line is longer.
+ * Reads in chunks up to the first newline, so a generous limit costs only the line's length.
  */
 export function readFirstLine(path: string, maxBytes: number): string | null {
   const result = withRegularFile(path, (fd) => {
-    const buffer = Buffer.alloc(maxBytes + 1);
-    let filled = 0;
-    while (filled < buffer.length) {
-      const n = fs.readSync(fd, buffer, filled, buffer.length - filled, filled);
+    const chunks: Buffer[] = [];
+    let total = 0;
+    let end = -1;
+    while (end === -1 && total <= maxBytes) {
+      // Only the bytes read are ever looked at: no need to zero the rest.
+      const chunk = Buffer.allocUnsafe(Math.min(CHUNK, maxBytes + 1 - total));
+      const n = fs.readSync(fd, chunk, 0, chunk.length, total);
       if (n === 0) break;
-      filled += n;
+      const newline = chunk.subarray(0, n).indexOf(0x0a);
+      chunks.push(chunk.subarray(0, newline === -1 ? n : newline));
+      if (newline !== -1) end = total + newline;
+      total += n;
     }
-    const newline = buffer.subarray(0, filled).indexOf(0x0a);
-    if (newline === -1 && filled > maxBytes) return { line: null };
-    const line = buffer.subarray(0, newline === -1 ? filled : newline).toString('utf8');
+    const length = end === -1 ? total : end;
+    if (length > maxBytes) return { line: null };
+    const line = Buffer.concat(chunks).toString('utf8');
     return { line: line.endsWith('\r') ? line.slice(0, -1) : line };
   });
   return 'line' in result ? result.line : null;

@@ -1,11 +1,12 @@
 import * as path from 'node:path';
 import type { CorrelationContext, Harness } from './harness.js';
-import { freshId } from './ids.js';
+import { freshId, isValidId } from './ids.js';
+import { homeFromVariable } from './home-rules.js';
 import { quoteShell } from './quote.js';
 import { lastHint } from './scrape.js';
 import { listDir, statOrNull } from './fs-read.js';
 import { entryTimeMs, inWindow, soleCandidate, WINDOW_MS } from './store-window.js';
-import type { AgentDetection, InstrumentInput, InstrumentPlan, RunEvidence } from './types.js';
+import type { AgentDetection, InstrumentInput, InstrumentPlan, RunEvidence, StoredConversation } from './types.js';
 
 // grok: pinned with `--session-id`, no live capture channel; sessions are directories
 // `<home>/sessions/<encoded cwd>/<id>/`.
@@ -16,9 +17,9 @@ export function grokEncodeCwd(cwd: string): string {
 }
 
 function instrument(detection: AgentDetection, input: InstrumentInput): InstrumentPlan {
-  if (detection.form === 'resume') return { suffix: '', env: {}, pinnedId: detection.targetId };
+  if (detection.form === 'resume') return { suffix: '', env: {}, pinnedId: detection.targetId, captures: false };
   const pinnedId = freshId(input.newId);
-  return { suffix: ` --session-id ${quoteShell(pinnedId)}`, env: {}, pinnedId };
+  return { suffix: ` --session-id ${quoteShell(pinnedId)}`, env: {}, pinnedId, captures: false };
 }
 
 /** Session directories born within ±30 s of the spawn (the seed's window, kept by 8.5). */
@@ -35,15 +36,28 @@ function correlate(evidence: RunEvidence, context: CorrelationContext): string |
   return soleCandidate(stems, context.excluded);
 }
 
+function stored(home: string, cwd: string, id: string): StoredConversation {
+  const dir = path.join(home, 'sessions', grokEncodeCwd(cwd), id);
+  return statOrNull(dir)?.isDirectory() ? { found: true, path: dir } : { found: false, path: dir, why: `no grok session directory ${dir}` };
+}
+
 export const grok: Harness = {
   name: 'grok',
-  selector: '--resume',
-  homeVar: 'GROK_HOME',
-  homeDir: '.grok',
+  selectors: ['--resume'],
+  isId: isValidId,
+  idShape: 'a lowercase 8-4-4-4-12 uuid',
+  home: homeFromVariable('grok', 'GROK_HOME', '.grok'),
+  assets: [],
   instrument,
   parseCapture: () => [],
   captureId: () => null,
   scrapeExit: (text) => lastHint(text, { prefixes: ['grok -r ', 'grok --resume '] }),
   correlate,
+  // No child sessions of grok are known (it is tested with a fake only).
+  conversationOf: (id) => ({ kind: 'own', id }),
   resumable: () => true,
+  stored,
+  ownership: { kind: 'none', why: 'grok keeps no record of running sessions' },
+  warnings: () => [],
+  attention: null,
 };

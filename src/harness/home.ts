@@ -1,8 +1,17 @@
-import { agentHome } from '../paths.js';
 import { harnessFor } from './registry.js';
 import type { HarnessName } from './types.js';
 
-/** The harness's home in `env` (its own variable, else `$HOME/.<name>`); see paths.ts agentHome. */
-export function resolveHome(harness: HarnessName, env: Readonly<Record<string, string | undefined>>): string {
-  return agentHome(env, harnessFor(harness));
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** The harness's store root in `env` (its home rule). */
+export function resolveHome(harness: HarnessName, env: Env): string {
+  return harnessFor(harness).home.resolve(env);
 }
+
+/** The variables a recipe keeps for a task's home: those that differ from HOME's defaults. */
+export function homeVarsToKeep(harness: HarnessName, home: string, userHome: string): Record<string, string> {
+  const rule = harnessFor(harness).home;
+  const defaults = rule.defaults(userHome);
+  return Object.fromEntries(Object.entries(rule.varsFor(home)).filter(([name, dir]) => defaults[name] !== dir));
+}
+

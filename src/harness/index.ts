@@ -4,23 +4,29 @@ import { harnessFor } from './registry.js';
 import type { HarnessName, InstrumentInput, InstrumentPlan, RunEvidence } from './types.js';
 
 export type * from './types.js';
-export type { CorrelationContext, Harness } from './harness.js';
+export type { AttentionRule, CorrelationContext, Harness, HomeRule, NamespaceAsset, OwnershipProbe } from './harness.js';
 
 export { isValidId, v7TimeMs } from './ids.js';
 export { detect, detectWith, OPAQUE_REASONS, programBasename, splitWords } from './detect.js';
 export { quoteShell, tomlBasicString } from './quote.js';
 export { classifyNotifyValue, codexProfileName, codexRouteFromText, readCodexRoute } from './codex-route.js';
-export { resolveHome } from './home.js';
+export { homeVarsToKeep, resolveHome } from './home.js';
+export { AGENT_HOME_VARS, HARNESS_NAMES } from './names.js';
 export { resolveId } from './precedence.js';
 export { resumeCommand, rewriteCommand } from './resume-command.js';
 export { HARNESSES, harnessFor } from './registry.js';
 export { claudeProjectDirs, claudeSlug, claudeTranscriptHasUser } from './claude.js';
 export { CLAUDE_PARENT_MARKERS, isParentMarker, parentMarkersIn } from './claude-parent.js';
-export { rolloutId } from './codex.js';
+export { findRollout, rolloutId, threadOfRollout, type ThreadKind } from './codex-rollouts.js';
+export { conversationOf, rebindResume, type Rebinding } from './conversation-of.js';
 export { grokEncodeCwd } from './grok.js';
+export { geminiCleanupWarning, geminiProjectHash, geminiSessionFiles, geminiSessionHasUser } from './gemini.js';
+export { isOpencodeId, opencodeHome, opencodeSignal } from './opencode.js';
+export { OPENCODE_PLUGIN, OPENCODE_PLUGIN_FILE, OPENCODE_RESTART_BYTES } from './opencode-plugin.js';
+export { readSqliteTable, type SqlValue, type TableRead } from './sqlite-read.js';
 export { plainText } from './scrape.js';
 export { entryTimeMs, utcDateFolders, WINDOW_MS } from './store-window.js';
-export { findRollout, storedConversation, type StoredConversation } from './conversation.js';
+export { storedConversation, type StoredConversation } from './conversation.js';
 
 /** Contract section 4: the suffix, env pairs and pinned id for one spawn. */
 export function instrument(input: InstrumentInput): InstrumentPlan {

@@ -1,9 +1,19 @@
 // Hand checks of the few small JSON shapes the resume core reads (hook payloads, transcript
 // and rollout records). Not zod: the harness is loaded at the start of `save`, `load` and the
 // other client commands, where evaluating zod alone costs more than such a command's whole
-// budget over `node -e 0` (README, Performance).
+// budget over `node -e 0` (docs/performance.md).
 
 export type JsonObject = Record<string, unknown>;
+
+/** `text` as a JSON object, or null when it is not JSON or not an object (a torn line, garbage). */
+export function jsonObjectOf(text: string): JsonObject | null {
+  try {
+    const value: unknown = JSON.parse(text);
+    return isJsonObject(value) ? value : null;
+  } catch {
+    return null;
+  }
+}
 
 /** A JSON object: not null, not an array. */
 export function isJsonObject(value: unknown): value is JsonObject {

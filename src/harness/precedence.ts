@@ -1,9 +1,12 @@
-import { isValidId } from './ids.js';
+import { owningId } from './conversation-of.js';
 import { harnessFor } from './registry.js';
 import type { Resolved, ResolveOptions, RunEvidence } from './types.js';
 
-// Contract section 7 with the 8.2 amendment: the first channel whose id is valid and
-// resumable wins; an id that fails is skipped and the next channel is tried.
+// Contract section 7 with the 8.2 amendment and 9.5: the first channel whose id is valid and
+// resumable wins; an id that fails is skipped and the next channel is tried. An id named from
+// outside the harness's own store readers (a hint, the id a task was started on) that is a
+// child's stands for the conversation at its root, or for none; the capture and correlation
+// readers return conversations of their own already.
 
 /**
  * (1) the exit hint, (2) the capture file read now, (3) the pinned or targeted id, and
@@ -11,20 +14,23 @@ import type { Resolved, ResolveOptions, RunEvidence } from './types.js';
  */
 export function resolveId(evidence: RunEvidence, opts: ResolveOptions): Resolved | null {
   const harness = harnessFor(evidence.harness);
-  const usable = (id: string | null): id is string => isValidId(id) && harness.resumable(id, evidence);
+  const owner = (id: string | null): string | null => (harness.isId(id) ? owningId(evidence.harness, id, evidence) : null);
+  const usable = (id: string | null): id is string => harness.isId(id) && harness.resumable(id, evidence);
 
-  if (usable(evidence.exitHint)) return { id: evidence.exitHint, source: 'exit-hint' };
+  const hinted = owner(evidence.exitHint);
+  if (usable(hinted)) return { id: hinted, source: 'exit-hint' };
 
   // The harness's own capture and correlation readers already apply its file checks.
   const captured = harness.captureId(evidence, opts.now);
-  if (isValidId(captured)) return { id: captured, source: 'capture' };
+  if (harness.isId(captured)) return { id: captured, source: 'capture' };
 
-  if (usable(evidence.pinnedId)) return { id: evidence.pinnedId, source: 'pinned' };
+  const pinned = owner(evidence.pinnedId);
+  if (usable(pinned)) return { id: pinned, source: 'pinned' };
 
   if (opts.correlate && evidence.pinnedId === null) {
     const excluded = new Set([...opts.heldByOthers, ...opts.everHeld]);
     const correlated = harness.correlate(evidence, { now: opts.now, excluded });
-    if (isValidId(correlated)) return { id: correlated, source: 'correlation' };
+    if (harness.isId(correlated)) return { id: correlated, source: 'correlation' };
   }
   return null;
 }

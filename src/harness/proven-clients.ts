@@ -1,9 +1,10 @@
 // Written by `npm run test:clients -- --record` (clients/proven.mjs) from what the real-client
 // suite saw: the client versions fleetcom is proven against and what each channel did on them.
 // Do not edit by hand; record again instead.
+import type { HarnessName } from './names.js';
 
 export interface ProvenClient {
-  agent: 'claude' | 'codex';
+  agent: HarnessName;
   version: string;
   /** The Node the client ran on. */
   node: string;

@@ -1,11 +1,13 @@
 import { claude } from './claude.js';
 import { codex } from './codex.js';
+import { gemini } from './gemini.js';
 import { grok } from './grok.js';
+import { opencode } from './opencode.js';
 import type { Harness } from './harness.js';
 import type { HarnessName } from './types.js';
 
-/** Every harness, in detection order. A fourth agent is one file and one entry here. */
-export const HARNESSES: readonly Harness[] = [claude, codex, grok];
+/** Every harness, in detection order (names.ts). A new agent is one file and one entry here. */
+export const HARNESSES: readonly Harness[] = [claude, codex, grok, gemini, opencode];
 
 export function harnessFor(name: HarnessName): Harness {
   const harness = HARNESSES.find((candidate) => candidate.name === name);

@@ -20,7 +20,11 @@ export interface HintForms {
    * hold no shell separator (`;`, `|`, `&`, a backtick), so a hint never spans two commands.
    */
   echoedFlags?: { program: string; selector: string };
+  /** The agent's id: its length and strict check (default: section 1's uuid). */
+  id?: { length: number; test: (value: string) => boolean };
 }
+
+const UUID_ID = { length: 36, test: isValidId };
 
 const OSC = /\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?/g;
 const CSI = /\x1b\[[0-?]*[ -/]*[@-~]/g;
@@ -35,10 +39,10 @@ export function plainText(text: string): string {
 }
 
 /** The id at `start` when it passes the strict check and is followed by `after` (or a non-word character / the end). */
-function idAt(line: string, start: number, after?: string): string | null {
-  const id = line.slice(start, start + 36);
-  if (!isValidId(id)) return null;
-  const next = line.slice(start + 36, start + 37);
+function idAt(line: string, start: number, after?: string, shape: NonNullable<HintForms['id']> = UUID_ID): string | null {
+  const id = line.slice(start, start + shape.length);
+  if (!shape.test(id)) return null;
+  const next = line.slice(start + shape.length, start + shape.length + 1);
   if (after !== undefined) return next === after ? id : null;
   return next === '' || !WORD_CHAR.test(next) ? id : null;
 }
@@ -77,7 +81,7 @@ function lineHints(line: string, forms: HintForms): string[] {
   const plain: Array<{ at: number; id: string }> = [];
   for (const prefix of forms.prefixes) {
     for (const at of allIndexes(line, prefix)) {
-      const id = idAt(line, at + prefix.length);
+      const id = idAt(line, at + prefix.length, undefined, forms.id);
       // Positions are the id's own, so both forms order alike (a prefix hint ends at its id).
       if (id !== null) plain.push({ at: at + prefix.length, id });
     }

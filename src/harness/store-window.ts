@@ -42,10 +42,14 @@ export function utcDateFolders(fromMs: number, toMs: number, before: number, aft
  * Candidates are store stems as found; a stem that is not a valid id still counts (it may be
  * the task's conversation under a name we cannot resume), so it makes the result ambiguous.
  */
-export function soleCandidate(candidates: Iterable<string>, excluded: ReadonlySet<string>): string | null {
+export function soleCandidate(
+  candidates: Iterable<string>,
+  excluded: ReadonlySet<string>,
+  isId: (value: string) => boolean = isValidId,
+): string | null {
   const remaining = new Set<string>();
   for (const stem of candidates) if (!excluded.has(stem)) remaining.add(stem);
   if (remaining.size !== 1) return null;
   const [only] = remaining;
-  return isValidId(only) ? only : null;
+  return only !== undefined && isId(only) ? only : null;
 }

@@ -2,7 +2,9 @@
 // explicit paths, an explicit clock and explicit sets of other tasks' ids: it reads the agents'
 // stores only under the roots it is given (fs-read.ts), and never process.env or os.homedir().
 
-export type HarnessName = 'claude' | 'codex' | 'grok';
+import type { HarnessName } from './names.js';
+
+export type { AgentHomeVar, HarnessName } from './names.js';
 
 /** How a requested command is treated. */
 export type Detection =
@@ -26,8 +28,12 @@ export interface InstrumentInput {
   captureFile: string;
   /** Makes a fresh v4 id (injected so tests are deterministic). */
   newId: () => string;
-  /** Only consulted for codex. */
-  codexRoute: CodexRoute;
+  /** The agent's store root, resolved from the launching environment (harness `home`). */
+  home: string;
+  /** The launching environment (read, never changed): an agent merges with what the user set. */
+  env: Readonly<Record<string, string | undefined>>;
+  /** codex's notify route, when the caller already read it (explain); else codex reads it from home. */
+  codexRoute?: CodexRoute;
 }
 
 export interface InstrumentPlan {
@@ -37,7 +43,14 @@ export interface InstrumentPlan {
   env: Record<string, string>;
   /** The id a bare claude/grok is launched with, else null. */
   pinnedId: string | null;
+  /** Whether the launch writes the capture file (false: the task has no channel 2). */
+  captures: boolean;
 }
+
+/** Whether a conversation a recipe names can be resumed from the agent's own store (doctor). */
+export type StoredConversation =
+  | { found: true; path: string }
+  | { found: false; path: string; why: string };
 
 export type IdSource = 'exit-hint' | 'capture' | 'pinned' | 'correlation';
 
@@ -68,6 +81,23 @@ export interface ResolveOptions {
   /** Ids any task of the fleet has ever held (earlier runs, /clear): excluded from correlation. */
   everHeld: ReadonlySet<string>;
 }
+
+/** Where an agent's conversations are looked up: its home and the task's working directory. */
+export interface ConversationRoots {
+  home: string;
+  cwd: string;
+}
+
+/**
+ * Which conversation an id belongs to (contract 9.5: never a child's). `own`: the id is a
+ * conversation of its own. `parent`: it names a child (a codex subagent thread) and `id` is
+ * the user conversation at its root, which is resumed instead. `none`: a child whose root
+ * cannot be resumed: the id is not resumable. `note` says which, for log lines and doctor.
+ */
+export type ConversationOf =
+  | { kind: 'own'; id: string }
+  | { kind: 'parent'; id: string; child: string; note: string }
+  | { kind: 'none'; child: string; note: string };
 
 export interface Resolved {
   id: string;

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as z from 'zod';
-import { isRunning, placeOf, startTicks, type Liveness } from './proc.js';
+import { isRunning, placeOf, processIds, startTicks, type Liveness } from './proc.js';
 
 // claude's registry of running sessions: `<home>/sessions/<pid>.json`, written at start,
 // updated on /clear (a new sessionId), deleted at exit. Measured on 2.1.197:
@@ -95,6 +95,11 @@ export function claudeLiveness(home: string, id: string, proc: string): Liveness
     return { state: 'unknown', source: `claude registry ${registry.dir}`, why: 'the registry directory does not exist' };
   }
   const source = `claude registry ${registry.dir} (${registry.records.length} record(s))`;
+  // Without a proc tree (macOS) no pid reads as running: every record would look stale and the
+  // conversation free. Not being able to look is not evidence.
+  if (registry.records.some((entry) => entry.sessionId === id) && processIds(proc) === null) {
+    return { state: 'unknown', source, why: `${proc} cannot be read, so whether pid(s) of the registry run is not known` };
+  }
   const doubts = [...registry.problems];
   for (const entry of registry.records) {
     if (entry.sessionId !== id || !isRunning(proc, entry.pid)) continue;

@@ -2,5 +2,5 @@
 // /proc. Above the harness (which it uses for store paths), below fleet and commands.
 export { conversationLiveness, describePlace, sharedOpenFiles, type LivenessOptions } from './liveness.js';
 export { readClaudeRegistry, registryDir, type RegistryRead, type RegistryRecord } from './claude-registry.js';
-export { isRunning, parentPid, PROC_ROOT, type Liveness, type ProcessPlace } from './proc.js';
+export { isRunning, parentPid, processIds, PROC_ROOT, type Liveness, type ProcessPlace } from './proc.js';
 export { fleetHolderOf, holderText, type FleetHolder } from './fleet-holders.js';

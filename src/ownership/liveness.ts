@@ -1,9 +1,10 @@
-import { findRollout, type HarnessName } from '../harness/index.js';
+import { HARNESSES, harnessFor, type HarnessName } from '../harness/index.js';
 import { claudeLiveness } from './claude-registry.js';
 import { openFiles, placeOf, PROC_ROOT, type Liveness, type OpenFiles, type ProcessPlace } from './proc.js';
 
-// Is a conversation open in some process right now? Each agent leaves a different trace:
-// claude a registry record, codex an open rollout file, grok nothing. "unknown" is an
+// Is a conversation open in some process right now? Each agent leaves a different trace (its
+// harness's `ownership`): claude a registry record, codex an open rollout file, others nothing
+// fleetcom can read. "unknown" is an
 // answer of its own: it never lets fleetcom claim a conversation is free or taken.
 
 export interface LivenessOptions {
@@ -13,34 +14,34 @@ export interface LivenessOptions {
   openFiles?: () => OpenFiles | null;
 }
 
-/** Options whose open-file scan runs once, at the first codex check, for all that follow. */
+/** Options whose open-file scan runs once, at the first open-file check, for all that follow. */
 export function sharedOpenFiles(opts: LivenessOptions = {}): LivenessOptions {
   let scan: OpenFiles | null | undefined;
-  return { ...opts, openFiles: () => (scan === undefined ? (scan = openFiles(opts.proc ?? PROC_ROOT, isRollout)) : scan) };
+  return { ...opts, openFiles: () => (scan === undefined ? (scan = openFiles(opts.proc ?? PROC_ROOT, isStoreFile)) : scan) };
 }
 
-const isRollout = (target: string) => target.endsWith('.jsonl') && target.includes('/rollout-');
+/** A path any harness's open-file probe may look for. */
+function isStoreFile(target: string): boolean {
+  return HARNESSES.some((h) => h.ownership.kind === 'open-file' && h.ownership.looksLike(target));
+}
 
 export function conversationLiveness(harness: HarnessName, home: string, id: string, opts: LivenessOptions = {}): Liveness {
   const proc = opts.proc ?? PROC_ROOT;
-  switch (harness) {
-    case 'claude':
+  const agent = harnessFor(harness);
+  const probe = agent.ownership;
+  switch (probe.kind) {
+    case 'claude-registry':
       return claudeLiveness(home, id, proc);
-    case 'codex':
-      return codexLiveness(home, id, proc, opts.openFiles ?? (() => openFiles(proc, isRollout)));
-    case 'grok':
-      return { state: 'unknown', source: 'grok keeps no record of running sessions', why: 'only this fleet\'s tasks can be checked' };
+    case 'open-file':
+      return openFileLiveness(agent.name, probe.file(home, id), proc, opts.openFiles ?? (() => openFiles(proc, probe.looksLike)));
+    case 'none':
+      return { state: 'unknown', source: probe.why, why: 'only this fleet\'s tasks can be checked' };
   }
 }
 
-/**
- * codex keeps its rollout open for the whole session (measured on 0.171.0: the native binary
- * holds `sessions/…/rollout-…-<id>.jsonl` open after the first turn), so a process with that
- * file open is the conversation's holder.
- */
-function codexLiveness(home: string, id: string, proc: string, scan: () => OpenFiles | null): Liveness {
-  const rollout = findRollout(home, id);
-  if (rollout === null) return { state: 'free', source: 'codex rollout (none exists)' };
+/** The agent holds its store file open while the conversation runs: a process with it open holds the conversation. */
+function openFileLiveness(agent: string, rollout: string | null, proc: string, scan: () => OpenFiles | null): Liveness {
+  if (rollout === null) return { state: 'free', source: `${agent} ${agent === 'codex' ? 'rollout' : 'store file'} (none exists)` };
   const open = scan();
   if (open === null) return { state: 'unknown', source: `open files in ${proc}`, why: `${proc} cannot be read` };
   const source = `open files in ${proc}${open.unreadable > 0 ? ` (${open.unreadable} process(es) of other users not readable)` : ''}`;

@@ -1,12 +1,11 @@
 // A recipe entry's agent homes: `"env": {"CLAUDE_CONFIG_DIR": "~/.claude-work"}`. Only the
 // agents' home variables may appear — a recipe is shared and loaded with the caller's
 // environment, so a free-form env would let a file set LD_PRELOAD or PATH for every task.
-import { HARNESSES } from '../harness/index.js';
-import { defaultAgentHome } from '../paths.js';
+import { AGENT_HOME_VARS as HOME_VARS, HARNESSES } from '../harness/index.js';
 import { abbreviateDir, expandDir } from './names.js';
 
-/** `CLAUDE_CONFIG_DIR`, `CODEX_HOME`, `GROK_HOME`: one per harness. */
-export const AGENT_HOME_VARS: readonly string[] = HARNESSES.map((h) => h.homeVar);
+/** The variables each harness's home rule names (`CLAUDE_CONFIG_DIR`, `CODEX_HOME`, …). */
+export const AGENT_HOME_VARS: readonly string[] = HOME_VARS;
 
 /** Variable → directory; as written in a file (`~/…` or absolute) or, after expandHomes, absolute. */
 export type AgentHomes = Record<string, string>;
@@ -42,17 +41,20 @@ export function expandHomes(homes: AgentHomes, home: string): AgentHomes {
 
 /**
  * What a save writes: each home that differs from the default a loader computes from HOME
- * (`~/.claude`, `~/.codex`, `~/.grok`), in the `~/…` form; null when none is left.
+ * (`~/.claude`, `~/.codex`, …: each harness's home rule), in the `~/…` form; null when none is left.
  */
 export function homesToWrite(homes: AgentHomes | undefined, home: string): AgentHomes | null {
   if (homes === undefined) return null;
   const kept: AgentHomes = {};
   for (const harness of HARNESSES) {
-    const dir = homes[harness.homeVar];
-    if (dir === undefined) continue;
-    const absolute = expandDir(dir, home, '/');
-    if (absolute === defaultAgentHome(home, harness)) continue;
-    kept[harness.homeVar] = abbreviateDir(absolute, home);
+    const defaults = harness.home.defaults(home);
+    for (const name of harness.home.vars) {
+      const dir = homes[name];
+      if (dir === undefined) continue;
+      const absolute = expandDir(dir, home, '/');
+      if (absolute === expandDir(defaults[name] ?? '', home, '/')) continue;
+      kept[name] = abbreviateDir(absolute, home);
+    }
   }
   return Object.keys(kept).length > 0 ? kept : null;
 }

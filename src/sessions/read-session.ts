@@ -5,6 +5,7 @@ import { statSync } from 'node:fs';
 import type { Warning } from '../warnings.js';
 import { expandHomes, type AgentHomes } from './agent-homes.js';
 import { expandDir } from './names.js';
+import type { HostDirs, Recipe } from './recipe.js';
 import { readRecipeFile, resolveSession } from './store.js';
 
 export interface SessionTask {
@@ -27,11 +28,17 @@ export interface SessionRead {
   file: string;
   tasks: SessionTask[];
   skipped: SkippedDir[];
+  /** Other hosts' entries, as written (their dirs are theirs: not expanded or checked here). */
+  hosts: HostDirs;
 }
 
 export async function readSession(arg: string, where: { sessionDir: string; home: string; cwd: string }): Promise<SessionRead> {
   const file = resolveSession(arg, where);
-  const recipe = await readRecipeFile(file);
+  return sessionOf(await readRecipeFile(file), file, where);
+}
+
+/** The recipe's tasks of this machine with their directories expanded (`file` names where it came from). */
+export function sessionOf(recipe: Recipe, file: string, where: { home: string; cwd: string }): SessionRead {
   const tasks: SessionTask[] = [];
   const skipped: SkippedDir[] = [];
   for (const [dir, entries] of recipe.dirs) {
@@ -45,7 +52,7 @@ export async function readSession(arg: string, where: { sessionDir: string; home
       tasks.push({ cwd, cmd: entry.cmd, name: entry.name, group: entry.group, ...env });
     }
   }
-  return { name: recipe.name, file, tasks, skipped };
+  return { name: recipe.name, file, tasks, skipped, hosts: recipe.hosts ?? new Map() };
 }
 
 /** A skipped directory as a warning, summed up with the others (warnings.ts). */
@@ -63,4 +70,12 @@ function isDirectory(path: string): boolean {
   } catch {
     return false; // not a directory on the way (ENOTDIR), or not ours to look into
   }
+}
+
+/** What a start of a recipe with hosts leaves to `load` (which sends each part to its host), or null. */
+export function hostsLeftMessage(session: Pick<SessionRead, 'hosts' | 'name'>): string | null {
+  if (session.hosts.size === 0) return null;
+  let n = 0;
+  for (const dirs of session.hosts.values()) for (const entries of dirs.values()) n += entries.length;
+  return `not started here: ${n} task(s) of ${[...session.hosts.keys()].join(', ')} (fleetcom load ${JSON.stringify(session.name)} sends each host its own)`;
 }

@@ -74,12 +74,12 @@ async function readBounded(file: string, fs: StoreFs): Promise<string> {
   try {
     const st = await handle.stat();
     if (!st.isFile()) throw new RecipeError(file, null, 'not a regular file');
-    if (st.size > MAX_RECIPE_BYTES) throw tooLarge(file, `${st.size} bytes`);
+    if (st.size > MAX_RECIPE_BYTES) throw tooLargeRecipe(file, `${st.size} bytes`);
     let buffer = Buffer.alloc(Math.min(st.size, MAX_RECIPE_BYTES) + 1);
     let length = 0;
     for (;;) {
       if (length === buffer.length) {
-        if (length > MAX_RECIPE_BYTES) throw tooLarge(file, 'it grew past the limit while it was read');
+        if (length > MAX_RECIPE_BYTES) throw tooLargeRecipe(file, 'it grew past the limit while it was read');
         const larger = Buffer.alloc(Math.min(buffer.length * 2, MAX_RECIPE_BYTES + 1));
         buffer.copy(larger, 0, 0, length);
         buffer = larger;
@@ -97,7 +97,8 @@ async function readBounded(file: string, fs: StoreFs): Promise<string> {
   }
 }
 
-function tooLarge(file: string, size: string): RecipeError {
+/** The refusal of a session file (or a recipe on stdin) over MAX_RECIPE_BYTES; `size` says how large it was. */
+export function tooLargeRecipe(file: string, size: string): RecipeError {
   return new RecipeError(file, null, `too large for a session file (${size}); the limit is 16 MiB (${MAX_RECIPE_BYTES} bytes)`);
 }
 

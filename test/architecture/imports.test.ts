@@ -15,7 +15,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['commands'],
   ['dashboard'],
   ['fleet', 'doctor', 'config', 'completion'],
-  ['control', 'capture', 'sessions', 'ownership'],
+  ['control', 'capture', 'sessions', 'ownership', 'remote'],
   ['harness', 'tmux'],
   ['deps.ts', 'errors.ts', 'report.ts', 'paths.ts', 'fs-safety.ts', 'format-age.ts', 'warnings.ts'],
 ];

@@ -1,3 +1,5 @@
+import { OPENCODE_PLUGIN, OPENCODE_PLUGIN_FILE, OPENCODE_RESTART_BYTES } from '../../src/harness/index.js';
+import { CAPTURE_RESTART_BYTES } from '../../src/capture/assets.js';
 import {
   chmodSync,
   chownSync,
@@ -19,7 +21,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CLAUDE_SETTINGS, CODEX_NOTIFY_SCRIPT } from '../../src/capture/assets.js';
 import { FleetError } from '../../src/errors.js';
 import { capturePath, parseCaptureName } from '../../src/capture/capture-names.js';
-import { CaptureSetupError, deleteCaptureFile, installNamespace, removeNamespace } from '../../src/capture/namespace.js';
+import { CaptureSetupError, deleteCaptureFile, installNamespace, removeNamespace, restoreNamespace } from '../../src/capture/namespace.js';
 
 let tmp: string;
 beforeEach(() => {
@@ -67,7 +69,9 @@ describe('installNamespace', () => {
     expect(mode(ns.notifyPath)).toBe(0o700);
     expect(readFileSync(ns.settingsPath, 'utf8')).toBe(CLAUDE_SETTINGS);
     expect(readFileSync(ns.notifyPath, 'utf8')).toBe(CODEX_NOTIFY_SCRIPT);
-    expect(readdirSync(ns.dir).sort()).toEqual(['claude-settings.json', 'codex-notify.sh']);
+    expect(readFileSync(join(ns.dir, OPENCODE_PLUGIN_FILE), 'utf8')).toBe(OPENCODE_PLUGIN);
+    expect(mode(join(ns.dir, OPENCODE_PLUGIN_FILE))).toBe(0o600);
+    expect(readdirSync(ns.dir).sort()).toEqual(['claude-settings.json', 'codex-notify.sh', 'opencode-plugin.js']);
     expect(readdirSync(root)).toEqual(['4242-00112233aabb']);
   });
 
@@ -130,7 +134,7 @@ describe('installNamespace', () => {
     const after = snapshot(root);
     for (const [path, entry] of Object.entries(before)) if (path !== '') expect(after[path]).toBe(entry);
     expect(Object.keys(after).filter((p) => !(p in before)).sort()).toEqual(
-      [ns.dir, ns.settingsPath, ns.notifyPath].map((p) => p.slice(root.length + 1)).sort(),
+      [ns.dir, ns.settingsPath, ns.notifyPath, join(ns.dir, OPENCODE_PLUGIN_FILE)].map((p) => p.slice(root.length + 1)).sort(),
     );
   });
 
@@ -304,5 +308,51 @@ describe('removeNamespace', () => {
     symlinkSync(join(tmp, 'target'), join(tmp, '3-abcdefabcdef'));
     expect(() => removeNamespace(join(tmp, '3-abcdefabcdef'), tmp)).toThrow(/not a directory/);
     expect(readFileSync(join(tmp, 'target', 'f'), 'utf8')).toBe('keep');
+  });
+});
+
+describe('a namespace removed under a running fleet', () => {
+  it('comes back at the same path with its assets; one that is whole is left as it is', () => {
+    const root = join(tmp, 'root');
+    const ns = installNamespace(root, { pid: 4242, nonce: 'a1b2c3d4e5f6' });
+    writeFileSync(join(ns.dir, 'task-1-0.json'), '{}');
+    expect(restoreNamespace(root, ns.dir)).toBe('intact');
+    rmSync(root, { recursive: true });
+    expect(restoreNamespace(root, ns.dir)).toBe('restored');
+    expect(mode(root)).toBe(0o700);
+    expect(mode(ns.dir)).toBe(0o700);
+    expect(readFileSync(ns.settingsPath, 'utf8')).toBe(CLAUDE_SETTINGS);
+    expect(readFileSync(ns.notifyPath, 'utf8')).toBe(CODEX_NOTIFY_SCRIPT);
+    expect(mode(ns.notifyPath)).toBe(0o700);
+    rmSync(ns.notifyPath);
+    rmSync(join(ns.dir, 'opencode-plugin.js'));
+    expect(restoreNamespace(root, ns.dir)).toBe('restored');
+    expect(readdirSync(ns.dir).sort()).toEqual(['claude-settings.json', 'codex-notify.sh', 'opencode-plugin.js']);
+  });
+
+  it.each([
+    ['a symlink', (dir: string, elsewhere: string) => symlinkSync(elsewhere, dir), 'is a symbolic link'],
+    ['a directory others can write', (dir: string) => (mkdirSync(dir), chmodSync(dir, 0o757)), 'is writable by others (mode 0757)'],
+  ])('is refused when someone made it again as %s, and nothing is written', (_, plant, reason) => {
+    const root = join(tmp, 'root');
+    const ns = installNamespace(root, { pid: 4242, nonce: 'a1b2c3d4e5f6' });
+    rmSync(ns.dir, { recursive: true });
+    const elsewhere = join(tmp, 'elsewhere');
+    mkdirSync(elsewhere);
+    plant(ns.dir, elsewhere);
+    expect(() => restoreNamespace(root, ns.dir)).toThrow(`capture namespace: ${ns.dir} ${reason}; refusing to use it`);
+    expect(readdirSync(elsewhere)).toEqual([]);
+  });
+
+  it('is restored only where a namespace can be: directly in the root, named like one', () => {
+    const root = join(tmp, 'root');
+    expect(() => restoreNamespace(root, join(tmp, 'home'))).toThrow('is not a capture namespace in');
+    expect(existsSync(join(tmp, 'home'))).toBe(false);
+  });
+});
+
+describe("opencode's plugin", () => {
+  it('restarts its files at the size every capture file restarts at', () => {
+    expect(OPENCODE_RESTART_BYTES).toBe(CAPTURE_RESTART_BYTES);
   });
 });

@@ -173,6 +173,18 @@ describe('watchCaptures', () => {
     expect(events).toEqual([]);
   });
 
+  it("checks an answer with the task's own agent's id check (opencode's ses_ ids)", async () => {
+    const SID = 'ses_dcd254f97ffeRjctlW5tG6xzJ7';
+    fleet.set(1, 1, 'opencode');
+    fleet.set(2, 1, 'claude');
+    const { events, settled } = await start({ resolve: () => SID });
+    write(1, 1, hookPayload(ID));
+    await settled(1, SID, 0);
+    write(2, 1, hookPayload(ID));
+    await settled(2, null, 0);
+    expect(events).toEqual([{ taskId: 1, run: 1, id: SID }]);
+  });
+
   it('ends rapid successive writes with the last id', async () => {
     fleet.set(1, 1);
     const { events, settled } = await start();

@@ -4,11 +4,11 @@ import type { EntryReport } from '../../src/doctor/checks.js';
 
 const gone = (i: number): EntryReport => ({
   dir: `/gone/d${i}`, command: 'sleep 1', name: null, verdict: 'fail', why: `the directory /gone/d${i} does not exist`,
-  todo: 'restore the directory, or remove the entry', unresumable: false,
+  todo: 'restore the directory, or remove the entry', unresumable: false, fix: null,
   checks: [{ check: 'directory', ok: false, detail: `the directory /gone/d${i} does not exist` }, { check: 'program', ok: true, detail: '/bin/sleep' }],
 });
 const ready: EntryReport = {
-  dir: '/w', command: 'sleep 2', name: null, verdict: 'ok', why: 'ready', todo: '-', unresumable: false,
+  dir: '/w', command: 'sleep 2', name: null, verdict: 'ok', why: 'ready', todo: '-', unresumable: false, fix: null,
   checks: [{ check: 'directory', ok: true, detail: '/w' }, { check: 'program', ok: true, detail: '/bin/sleep' }],
 };
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, parseConfig } from '../../src/config/file.js';
-import { mergeSettings } from '../../src/config/settings.js';
+import { envSettings, mergeSettings } from '../../src/config/settings.js';
 
 const FILE = '/h/.config/fleetcom/config.json';
 
@@ -28,7 +28,7 @@ describe('parseConfig', () => {
     ['an unknown grouping', '{"groupBy": "directory"}', 'groupBy', 'expected one of state, dir, group'],
     ['a key with a space', '{"rerunKey": "C r"}', 'rerunKey', "expected a tmux key name such as r or C-r, or 'none'"],
     ['a key with a quote', `{"rerunKey": "r'"}`, 'rerunKey', "expected a tmux key name such as r or C-r, or 'none'"],
-    ['an unknown key (a typo)', '{"rerunkey": "x"}', 'rerunkey', 'unknown key (known: rerunKey, idleSeconds, groupBy, nextKey, notifyCommand)'],
+    ['an unknown key (a typo)', '{"rerunkey": "x"}', 'rerunkey', 'unknown key (known: rerunKey, idleSeconds, groupBy, nextKey, notifyCommand, hosts, sshCommand, remoteCommand, hostTimeoutSeconds)'],
     ['null for a key', '{"groupBy": null}', 'groupBy', 'expected one of state, dir, group'],
     ['a next key with a space', '{"nextKey": "C n"}', 'nextKey', "expected a tmux key name such as N or C-n, or 'none'"],
     ['an empty notify command', '{"notifyCommand": "  "}', 'notifyCommand', 'expected a command'],
@@ -57,15 +57,29 @@ describe('parseConfig', () => {
 describe('mergeSettings', () => {
   it('uses the defaults without a file or flags', () => {
     expect(mergeSettings({}, {})).toEqual({
-      settings: { rerunKey: 'r', idleSeconds: 10, groupBy: 'state', nextKey: 'N', notifyCommand: null },
-      sources: { rerunKey: 'default', idleSeconds: 'default', groupBy: 'default', nextKey: 'default', notifyCommand: 'default' },
+      settings: { rerunKey: 'r', idleSeconds: 10, groupBy: 'state', nextKey: 'N', notifyCommand: null, hosts: [], sshCommand: ['ssh'], remoteCommand: ['fleetcom'], hostTimeoutSeconds: 5 },
+      sources: { rerunKey: 'default', idleSeconds: 'default', groupBy: 'default', nextKey: 'default', notifyCommand: 'default', hosts: 'default', sshCommand: 'default', remoteCommand: 'default', hostTimeoutSeconds: 'default' },
     });
   });
 
   it('takes the file over the defaults and a flag over the file', () => {
     expect(mergeSettings({ rerunKey: 'C-r', idleSeconds: 30, notifyCommand: 'notify-send hi' }, { idleSeconds: 5, nextKey: 'F6' })).toEqual({
-      settings: { rerunKey: 'C-r', idleSeconds: 5, groupBy: 'state', nextKey: 'F6', notifyCommand: 'notify-send hi' },
-      sources: { rerunKey: 'file', idleSeconds: 'flag', groupBy: 'default', nextKey: 'flag', notifyCommand: 'file' },
+      settings: { rerunKey: 'C-r', idleSeconds: 5, groupBy: 'state', nextKey: 'F6', notifyCommand: 'notify-send hi', hosts: [], sshCommand: ['ssh'], remoteCommand: ['fleetcom'], hostTimeoutSeconds: 5 },
+      sources: { rerunKey: 'file', idleSeconds: 'flag', groupBy: 'default', nextKey: 'flag', notifyCommand: 'file', hosts: 'default', sshCommand: 'default', remoteCommand: 'default', hostTimeoutSeconds: 'default' },
     });
+  });
+
+  it('takes an environment variable over the file and a flag over both', () => {
+    const env = envSettings({ FLEETCOM_SSH_COMMAND: ' ssh  -F /t/config ', FLEETCOM_REMOTE_COMMAND: '', FLEETCOM_HOST_TIMEOUT: '2.5' });
+    expect(env).toEqual({ sshCommand: ['ssh', '-F', '/t/config'], hostTimeoutSeconds: 2.5 });
+    const { settings, sources } = mergeSettings({ sshCommand: ['autossh'], remoteCommand: ['/opt/fc'], hosts: ['gpu'] }, { hostTimeoutSeconds: 9 }, env);
+    expect(settings).toMatchObject({ sshCommand: ['ssh', '-F', '/t/config'], remoteCommand: ['/opt/fc'], hosts: ['gpu'], hostTimeoutSeconds: 9 });
+    expect(sources).toMatchObject({ sshCommand: 'env', remoteCommand: 'file', hosts: 'file', hostTimeoutSeconds: 'flag' });
+    expect(() => envSettings({ FLEETCOM_HOST_TIMEOUT: 'soon' })).toThrowError(/FLEETCOM_HOST_TIMEOUT=soon: expected a number/);
+  });
+
+  it('refuses a hostile host in the hosts list, naming it', () => {
+    expect(refusal('{"hosts": ["gpu", "-oProxyCommand=x"]}')).toMatchObject({ key: 'hosts.1', reason: expect.stringMatching(/refused: it starts with "-"/) });
+    expect(refusal('{"sshCommand": []}')).toMatchObject({ key: 'sshCommand' });
   });
 });

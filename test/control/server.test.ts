@@ -1,11 +1,14 @@
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
-import { connect } from 'node:net';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { connect, createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { callSupervisor } from '../../src/control/client.js';
 import { listenControl } from '../../src/control/server.js';
 import { FleetError, NoFleetError } from '../../src/errors.js';
+import { lockText } from '../../src/fleet/lifecycle/lock.js';
+import { identityOf } from '../../src/fleet/lifecycle/process-identity.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -62,3 +65,71 @@ describe('control socket', () => {
     expect((error as NoFleetError).exitCode).toBe(3);
   });
 });
+
+/** A listener that takes every connection and never answers: a hung supervisor. */
+async function silentServer(socket: string): Promise<Server> {
+  const server = createServer(() => undefined);
+  await new Promise<void>((resolve) => server.listen(socket, resolve));
+  return server;
+}
+
+function writeLock(socket: string, pid: number): void {
+  writeFileSync(join(socket, '..', 'lock'), lockText(identityOf(pid)!), { mode: 0o600 });
+}
+
+describe('a supervisor that does not answer', () => {
+  it('fails the call after its silence, naming the pid the lock names', async () => {
+    const socket = socketPath();
+    writeLock(socket, process.pid);
+    const server = await silentServer(socket);
+    try {
+      const started = Date.now();
+      const error = await callSupervisor(socket, { op: 'ls' }, { silenceMs: 300 }).catch((e: unknown) => e);
+      expect(Date.now() - started).toBeLessThan(5_000);
+      expect(error).toBeInstanceOf(FleetError);
+      expect((error as FleetError).exitCode).toBe(1);
+      expect((error as Error).message).toBe(
+        `the supervisor (pid ${process.pid}) did not answer within 0.3 s on ${socket}; it may be hung: look at its tmux pane, ` +
+          `or stop it (kill ${process.pid}) and run fleetcom up again, which adopts its tasks`,
+      );
+    } finally {
+      server.close();
+    }
+  });
+
+  it('is named stopped before anything is sent when the lock names a stopped process', async () => {
+    const socket = socketPath();
+    const stopped = spawn('sleep', ['600'], { stdio: 'ignore' });
+    let connections = 0;
+    const server = createServer(() => (connections += 1));
+    await new Promise<void>((resolve) => server.listen(socket, resolve));
+    try {
+      writeLock(socket, stopped.pid!);
+      process.kill(stopped.pid!, 'SIGSTOP');
+      await expect.poll(() => statOf(stopped.pid!)).toBe('T');
+      await expect(callSupervisor(socket, { op: 'ls' })).rejects.toThrow(`the supervisor (pid ${stopped.pid}) is stopped and cannot answer; continue it with: kill -CONT ${stopped.pid}`);
+      expect(connections).toBe(0);
+    } finally {
+      server.close();
+      process.kill(stopped.pid!, 'SIGCONT');
+      stopped.kill('SIGKILL');
+    }
+  });
+
+  it('keeps a long request alive with keepalives: silence, not length, ends a call', async () => {
+    const socket = socketPath();
+    const server = await listenControl(socket, async () => {
+      await new Promise((resolve) => setTimeout(resolve, 2_500));
+      return [];
+    });
+    try {
+      expect(await callSupervisor(socket, { op: 'ls' }, { silenceMs: 1_500 })).toEqual([]);
+    } finally {
+      server.close();
+    }
+  });
+});
+
+function statOf(pid: number): string | undefined {
+  return /\) (\S)/.exec(readFileSync(`/proc/${pid}/stat`, 'utf8'))?.[1];
+}

@@ -5,6 +5,7 @@ import { checkEntry, type DoctorContext, type EntryToCheck } from '../../src/doc
 import { unheldSpecs } from '../../src/fleet/rerun/ownership-guard.js';
 import { warningLine } from '../../src/warnings.js';
 import { claudeSlug } from '../../src/harness/index.js';
+import { C, CHILD, measured, P, rollout } from '../harness/codex-threads.js';
 import { fakeProc, tempRoot, type FakeProcess } from '../ownership/proc-tree.js';
 
 const ID = 'c8c4a5cc-0b32-4ba0-a6b4-6ed08c218e0d';
@@ -36,7 +37,7 @@ function world(processes: FakeProcess[] = []) {
   });
   const proc = fakeProc(t.dir, processes);
   const context = (over: Partial<DoctorContext> = {}): DoctorContext => ({
-    fleet: [], tmuxSocket: null, fixHint: 'fleetcom doctor --fix work starts it fresh', liveness: { proc }, ...over,
+    fleet: [], tmuxSocket: null, fixHint: 'fleetcom doctor --fix work starts it fresh', fixCommand: 'fleetcom doctor --fix work', liveness: { proc }, ...over,
   });
   const register = (pid: number, procStart: string) =>
     writeFileSync(join(claudeHome, 'sessions', `${pid}.json`), JSON.stringify({ pid, sessionId: ID, procStart, cwd: project, status: 'idle' }));
@@ -103,6 +104,43 @@ describe('checkEntry', () => {
   });
 });
 
+describe('checkEntry on a codex subagent thread (9.5)', () => {
+  function codexEntry(w: ReturnType<typeof world>, codexHome: string) {
+    const bin = join(w.home, '..', 'bin');
+    writeFileSync(join(bin, 'codex'), '#!/bin/sh\n');
+    chmodSync(join(bin, 'codex'), 0o755);
+    return w.entry(`codex resume '${C}'`, { env: { HOME: w.home, PATH: bin, CODEX_HOME: codexHome } });
+  }
+
+  it('says whose thread it is and that it resumes that one; --fix would write the root', () => {
+    const w = world();
+    const codexHome = measured(join(w.home, '.codex'));
+    const report = checkEntry(codexEntry(w, codexHome), w.context());
+    expect(report).toMatchObject({
+      verdict: 'ok', unresumable: false, fix: `codex resume '${P}'`,
+      why: `a subagent thread of ${P}; resumes ${P}, conversation found, not open elsewhere`,
+      todo: `fleetcom doctor --fix work rewrites it to codex resume '${P}'`,
+    });
+    expect(report.checks.find((c) => c.check === 'conversation')?.detail).toContain(`a subagent thread of ${P}; resumes ${P}: found: ${codexHome}`);
+  });
+
+  it('fails it as unresumable when its root is gone (--fix starts codex fresh)', () => {
+    const w = world();
+    const codexHome = join(w.home, '.codex');
+    rollout(codexHome, C, CHILD);
+    const report = checkEntry(codexEntry(w, codexHome), w.context());
+    expect(report).toMatchObject({ verdict: 'fail', unresumable: true, fix: 'codex', todo: 'fleetcom doctor --fix work starts it fresh' });
+    expect(report.why).toContain(`a subagent thread of ${P}, which has no rollout under ${join(codexHome, 'sessions')}: not resumable`);
+  });
+
+  it('checks who holds the root, not the thread', () => {
+    const w = world();
+    const codexHome = measured(join(w.home, '.codex'));
+    const fleet = [{ taskId: 2, windowId: '@2', paneId: '%2', conversationId: P }];
+    expect(checkEntry(codexEntry(w, codexHome), w.context({ fleet }))).toMatchObject({ verdict: 'fail', why: 'open in fleetcom task 2 (window @2)' });
+  });
+});
+
 describe('unheldSpecs (the load guard)', () => {
   it('starts what nobody holds, skips a live holder, and starts a conversation named twice once', () => {
     const w = world([{ pid: 4242, start: '777', tty: '/dev/pts/3' }]);
@@ -117,5 +155,31 @@ describe('unheldSpecs (the load guard)', () => {
     expect(held.start.map((s) => s.command)).toEqual(['sleep 1']);
     expect(held.skipped.map((s) => warningLine(s, { label: '' }))).toEqual([`${w.project}: claude --resume '${ID}': conversation ${ID} is open in pid 4242 on /dev/pts/3; not started`]);
     expect(held.skipped[0]?.reason).toBe('its conversation is open in another process; not started');
+  });
+});
+
+describe("doctor and gemini's session cleanup", () => {
+  function geminiEntry(settings: unknown) {
+    const t = tempRoot();
+    cleanup.push(t.done);
+    const home = join(t.dir, 'home');
+    mkdirSync(join(home, '.gemini'), { recursive: true });
+    if (settings !== undefined) writeFileSync(join(home, '.gemini', 'settings.json'), JSON.stringify(settings));
+    const context: DoctorContext = { fleet: [], tmuxSocket: null, fixHint: '-', fixCommand: '-' };
+    return checkEntry({ dir: '~', cwd: home, command: 'gemini', name: null, env: { HOME: home, PATH: '' } }, context);
+  }
+
+  it('warns, naming the setting, while cleanup is unset or on', () => {
+    for (const settings of [undefined, {}, { general: { sessionRetention: { enabled: true } } }]) {
+      const report = geminiEntry(settings);
+      expect(report.checks.map((c) => c.check)).toContain('settings');
+      expect(report.why).toContain('general.sessionRetention.enabled');
+      expect(report.todo).toContain('change the setting');
+    }
+  });
+
+  it('says nothing once cleanup is off', () => {
+    const report = geminiEntry({ general: { sessionRetention: { enabled: false } } });
+    expect(report.checks.map((c) => c.check)).not.toContain('settings');
   });
 });

@@ -161,8 +161,11 @@ describe('the codex capture: the last payload whose rollout exists (8.3)', () =>
   const TITLE = v7(spawnedAt + 6_000, 2);
   const B = v7(spawnedAt + 7_000, 3);
 
+  // A user thread's first record, as codex 0.171.0 writes it (trimmed).
+  const userHead = (id: string) => JSON.stringify({ type: 'session_meta', payload: { id, session_id: id, cwd: CWD, source: 'cli', thread_source: 'user' } });
+
   function rollout(home: string, folder: string, id: string): void {
-    write(path.join(home, 'sessions', folder, `rollout-2026-01-01T00-00-15-${id}.jsonl`), '{}\n');
+    write(path.join(home, 'sessions', folder, `rollout-2026-01-01T00-00-15-${id}.jsonl`), `${userHead(id)}\n`);
   }
 
   function read(lines: string[], setup: (home: string) => void, more: Partial<RunEvidence> = {}, now = spawnedAt + 60_000) {

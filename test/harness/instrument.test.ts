@@ -24,7 +24,7 @@ function agent(command: string): AgentDetection {
 }
 
 function plan(command: string, codexRoute: CodexRoute = vacant, namespace = NS): InstrumentPlan {
-  return instrument({ detection: agent(command), namespace, captureFile: CAPTURE, newId: () => NEW, codexRoute });
+  return instrument({ detection: agent(command), namespace, captureFile: CAPTURE, newId: () => NEW, codexRoute, home: '/h/.agent', env: {} });
 }
 
 describe('instrumentation plans', () => {
@@ -37,13 +37,14 @@ describe('instrumentation plans', () => {
         suffix: ` --session-id '${NEW}' --settings '${NS}/claude-settings.json'`,
         env: { FLEETCOM_CAPTURE_FILE: CAPTURE },
         pinnedId: NEW,
+        captures: true,
       },
     ],
     [
       'a claude resume gets only the settings overlay',
       `claude --resume '${ID}'`,
       vacant,
-      { suffix: ` --settings '${NS}/claude-settings.json'`, env: { FLEETCOM_CAPTURE_FILE: CAPTURE }, pinnedId: ID },
+      { suffix: ` --settings '${NS}/claude-settings.json'`, env: { FLEETCOM_CAPTURE_FILE: CAPTURE }, pinnedId: ID, captures: true },
     ],
     [
       'a bare codex with a vacant route gets the notify override and an empty chain',
@@ -53,6 +54,7 @@ describe('instrumentation plans', () => {
         suffix: ` -c 'notify=["${NS}/codex-notify.sh"]'`,
         env: { FLEETCOM_CAPTURE_FILE: CAPTURE, FLEETCOM_NOTIFY_CHAIN: '' },
         pinnedId: null,
+        captures: true,
       },
     ],
     [
@@ -63,22 +65,23 @@ describe('instrumentation plans', () => {
         suffix: ` -c 'notify=["${NS}/codex-notify.sh"]'`,
         env: { FLEETCOM_CAPTURE_FILE: CAPTURE, FLEETCOM_NOTIFY_CHAIN: '/my/thing\n--flag\nwith space' },
         pinnedId: CID,
+        captures: true,
       },
     ],
     [
       'a codex with an opaque route gets nothing',
       'codex',
       { kind: 'opaque', reason: 'x' },
-      { suffix: '', env: {}, pinnedId: null },
+      { suffix: '', env: {}, pinnedId: null, captures: false },
     ],
     [
       'a codex resume with an opaque route keeps its target',
       `codex resume ${CID}`,
       { kind: 'opaque', reason: 'x' },
-      { suffix: '', env: {}, pinnedId: CID },
+      { suffix: '', env: {}, pinnedId: CID, captures: false },
     ],
-    ['a bare grok gets a fresh id only', 'grok', vacant, { suffix: ` --session-id '${NEW}'`, env: {}, pinnedId: NEW }],
-    ['a grok resume gets nothing', `grok --resume ${ID}`, vacant, { suffix: '', env: {}, pinnedId: ID }],
+    ['a bare grok gets a fresh id only', 'grok', vacant, { suffix: ` --session-id '${NEW}'`, env: {}, pinnedId: NEW, captures: false }],
+    ['a grok resume gets nothing', `grok --resume ${ID}`, vacant, { suffix: '', env: {}, pinnedId: ID, captures: false }],
   ];
   it.each(table)('%s', (_title, command, route, expected) => {
     expect(plan(command, route)).toEqual(expected);
@@ -88,7 +91,7 @@ describe('instrumentation plans', () => {
     const detection = agent('claude');
     for (const bad of [ID.toUpperCase(), `${ID}'; id '`, '']) {
       expect(() =>
-        instrument({ detection, namespace: NS, captureFile: CAPTURE, newId: () => bad, codexRoute: vacant }),
+        instrument({ detection, namespace: NS, captureFile: CAPTURE, newId: () => bad, codexRoute: vacant, home: '/h/.claude', env: {} }),
       ).toThrow(/invalid id/);
     }
   });

@@ -61,6 +61,16 @@ describe('claude: the registry record names the conversation', () => {
     expect(conversationLiveness('claude', w.home, ID, { proc: w.proc })).toMatchObject({ state: 'free' });
   });
 
+  it('is unknown, not free, where no proc tree can be read (macOS): no pid can be seen running', () => {
+    const w = world([]);
+    record(w.home, 4242, { sessionId: ID, procStart: '34191' });
+    const live = conversationLiveness('claude', w.home, ID, { proc: join(w.dir, 'no-proc') });
+    expect(live).toMatchObject({ state: 'unknown' });
+    if (live.state === 'unknown') expect(live.why).toContain('cannot be read');
+    // A registry that names the conversation nowhere is still free.
+    expect(conversationLiveness('claude', w.home, OTHER, { proc: join(w.dir, 'no-proc') })).toMatchObject({ state: 'free' });
+  });
+
   it('is unknown when a running record has no procStart to compare', () => {
     const w = world([{ pid: 4242, start: '34191' }]);
     record(w.home, 4242, { sessionId: ID });

@@ -227,7 +227,7 @@ describe('malformed files are refused naming the file and where', () => {
     ['{"version": 1, "name": "n"}', 'dirs', 'expected an object mapping directories to lists of commands'],
     ['{"version": 1, "name": 5, "dirs": {}}', 'name', 'expected a string'],
     ['{"version": 1, "name": "n", "closed": "yes", "dirs": {}}', 'closed', 'expected true or false'],
-    ['{"version": 0, "dirs": {}}', 'version', 'unknown version 0; this fleetcom reads version 1'],
+    ['{"version": 0, "dirs": {}}', 'version', 'unknown version 0; this fleetcom reads versions 1 and 2'],
     ['{"/w": ["a", {"cmd": null}]}', '["/w"][1].cmd', 'expected a string'],
     ['{"/w": {"cmd": "a"}}', '["/w"]', 'expected a list of commands'],
     ['{"version": "1", "dirs": {}}', '["version"]', 'expected a list of commands'],
@@ -242,8 +242,8 @@ describe('malformed files are refused naming the file and where', () => {
   });
 
   it('refuses a newer version naming both versions, whatever else the file holds', () => {
-    const e = refusal('{"version": 2, "sessions": [{"dir": "/w"}]}');
-    expect(e.message).toBe(`${FILE}: written by a newer fleetcom (version 2); this one reads version 1`);
+    const e = refusal('{"version": 3, "sessions": [{"dir": "/w"}]}');
+    expect(e.message).toBe(`${FILE}: written by a newer fleetcom (version 3); this one reads versions 1 and 2`);
   });
 
   it('reports the first problem in file order', () => {

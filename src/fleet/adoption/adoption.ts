@@ -5,6 +5,7 @@ import type { RuntimeFiles } from '../../paths.js';
 import { needsReaping, type PaneRecord } from '../../tmux/panes.js';
 import type { TmuxRun } from '../../tmux/runner.js';
 import { adoptTasks } from './adopt.js';
+import { rebindAdopted } from './adopted-ids.js';
 import { trustedPaths } from './adopted-paths.js';
 import { readState } from './state-file.js';
 import type { Supervisor } from '../supervisor/supervisor.js';
@@ -27,6 +28,10 @@ export async function adoptLeftTasks(
   const panes = read.panes.some(needsReaping) ? await windows.listPanes() : read.panes.map(paneInfo);
   const adoption = adoptTasks(panes, state, { socket: at.files.socket, env: at.env, cwd: at.cwd, now: at.now, specs: read.specs });
   for (const warning of adoption.warnings) at.log(`warning: ${warning}`);
+  for (const task of adoption.tasks) {
+    const rebound = rebindAdopted(task);
+    if (rebound !== null) at.log(rebound);
+  }
   const claimed = { tasks: adoption.tasks, nextId: adoption.nextId, namespaces: state?.namespace ? [state.namespace] : [] };
   await supervisor.adopt(trustedPaths(claimed, at.root, (w) => at.log(`warning: ${w}`)));
   if (adoption.tasks.length > 0) at.log(`adopted ${adoption.tasks.length} task(s)`);

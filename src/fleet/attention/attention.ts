@@ -1,11 +1,12 @@
 // Each task's attention (working / waiting / permission), kept in memory and rebuilt from the
-// run's signal file: claude's `.events` file (its hooks) or codex's capture file (its notifier).
+// run's signal file (its harness's attention rule): an `.events` file beside the capture file
+// (claude's hooks, opencode's plugin) or the capture file itself (codex's notifier).
 // A supervisor that restarts reads the files again from the start, so nothing is persisted.
 import { readFileSync } from 'node:fs';
 import { EventsReader, eventsPath } from '../../capture/index.js';
 import {
-  applySignal, captureId, claudeSignal, codexSignal, harnessFor, NO_ATTENTION, workingFromOutput, worthNotifying,
-  type Attention, type AttentionState, type SignalResult,
+  applySignal, captureId, harnessFor, NO_ATTENTION, workingFromOutput, worthNotifying,
+  type Attention, type AttentionRule, type AttentionState,
 } from '../../harness/index.js';
 import { evidenceOf, type Task } from '../supervisor/task.js';
 
@@ -48,20 +49,22 @@ export class AttentionBoard {
     const batch = entry.reader.read();
     for (const problem of batch.problems) this.deps.log(`task ${task.id}: ${entry.reader.path} ${problem}`);
     if (batch.payloads.length === 0) return null;
-    const parse: (payload: unknown) => SignalResult = task.harness === 'codex' ? codexSignal : claudeSignal;
-    if (task.harness === 'codex') entry.state = { ...entry.state, conversation: this.codexConversation(task) };
+    const rule = ruleOf(task);
+    if (rule === null) return null;
+    const fromCapture = rule.conversationFromCapture;
+    if (fromCapture) entry.state = { ...entry.state, conversation: this.captureConversation(task) };
     const before = entry.state.attention;
     let notify = false;
     const ignored: string[] = [];
     const now = this.deps.now();
     for (const payload of batch.payloads) {
-      const result = parse(payload);
+      const result = rule.signal(payload);
       if (result.kind === 'ignored') {
         ignored.push(result.why);
         continue;
       }
       // codex: until its conversation is known (its rollout exists), no payload is its own.
-      if (task.harness === 'codex' && entry.state.conversation === null) {
+      if (fromCapture && entry.state.conversation === null) {
         ignored.push(`${result.signal.event} before the task's conversation is known`);
         continue;
       }
@@ -74,7 +77,7 @@ export class AttentionBoard {
       if (step.kind === 'changed') notify = worthNotifying(step.from, step.state.attention, result.signal);
     }
     // The codex notifier appends every payload to the capture file; most are not attention's.
-    if (ignored.length > 0 && task.harness !== 'codex') {
+    if (ignored.length > 0 && rule.file === 'events') {
       this.deps.log(`task ${task.id}: ignored ${ignored.length} event(s): ${ignored[0]}${ignored.length > 1 ? ', …' : ''}`);
     }
     if (entry.state.attention === before) return null;
@@ -84,7 +87,7 @@ export class AttentionBoard {
   /** codex only: new output well after a completed turn means it is working again. */
   outputSeen(task: Task): AttentionChange | null {
     const entry = this.entries.get(task.id);
-    if (task.harness !== 'codex' || task.endedAt !== null || !entry || entry.run !== task.run) return null;
+    if (ruleOf(task)?.conversationFromCapture !== true || task.endedAt !== null || !entry || entry.run !== task.run) return null;
     const next = workingFromOutput(entry.state, task.lastOutputAt, CODEX_WORKING_AFTER_MS);
     if (next === null) return null;
     const from = entry.state.attention;
@@ -105,29 +108,34 @@ export class AttentionBoard {
     return entry;
   }
 
-  /** The id the codex capture resolves to now (the last payload whose rollout exists). */
-  private codexConversation(task: Task): string | null {
+  /** The id the capture resolves to now (codex: the last payload whose rollout exists). */
+  private captureConversation(task: Task): string | null {
     const evidence = evidenceOf(task);
     return (evidence && captureId(evidence, this.deps.now())) ?? task.captured;
   }
 }
 
+function ruleOf(task: Task): AttentionRule | null {
+  return task.harness === null ? null : harnessFor(task.harness).attention;
+}
+
 function signalFile(task: Task): EventsReader | null {
-  if (task.captureFile === null) return null;
-  if (task.harness === 'codex') return new EventsReader(task.captureFile);
-  if (task.harness === 'claude') return new EventsReader(eventsPath(task.captureFile));
-  return null;
+  const rule = ruleOf(task);
+  if (task.captureFile === null || rule === null) return null;
+  return new EventsReader(rule.file === 'capture' ? task.captureFile : eventsPath(task.captureFile));
 }
 
 /**
- * claude's conversation before any SessionStart is read: the capture file's (it holds the
- * latest SessionStart, which outlives an events file restarted at its size cap), else the pin.
+ * The conversation before any signal is read, for an agent whose events carry it: the capture
+ * file's latest (claude's holds the latest SessionStart, which outlives an events file
+ * restarted at its size cap), else the pin or target.
  */
 function startConversation(task: Task): string | null {
-  if (task.harness !== 'claude') return null;
+  const rule = ruleOf(task);
+  if (task.harness === null || rule === null || rule.conversationFromCapture) return null;
   let captured: string | undefined;
   try {
-    if (task.captureFile) [captured] = harnessFor('claude').parseCapture(readFileSync(task.captureFile, 'utf8'));
+    if (task.captureFile) captured = harnessFor(task.harness).parseCapture(readFileSync(task.captureFile, 'utf8')).at(-1);
   } catch {
     captured = undefined;
   }

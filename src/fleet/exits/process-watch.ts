@@ -185,6 +185,23 @@ export function watchProcesses(
   };
 }
 
+/** A watch that sees nothing: for a system without Linux's proc tree (macOS). */
+export const BLIND_WATCH: ProcessWatch = { checkNow: () => 0, refresh: () => undefined, stop: () => undefined };
+
+/**
+ * Whether this system has the proc tree the watch reads. Without it every `/proc/<pid>/stat`
+ * fails to open, which the watch would take for "gone" for every task, read each pane again
+ * and again; exits are then heard by the pane-died hook and the reconciliation alone.
+ */
+export function canWatchProcesses(proc = '/proc'): boolean {
+  try {
+    closeSync(openSync(`${proc}/self/stat`, 'r'));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function openStat(pid: number): number | null {
   try {
     return openSync(`/proc/${pid}/stat`, 'r');

@@ -1,7 +1,7 @@
 // Catching up with tmux: a pane that died (its hook, the process watch or the periodic tick
 // said so), a window closed outside fleetcom, output that moved a task's glyph or attention,
 // and claude's parked jobs. Runs on the supervisor's queue like every other change.
-import { scrapeExit } from '../../harness/index.js';
+import { conversationOf, scrapeExit } from '../../harness/index.js';
 import { PROC_ROOT } from '../../ownership/index.js';
 import type { FleetState } from '../supervisor/fleet-state.js';
 import { observeParkedJobs } from '../rerun/parked-jobs.js';
@@ -83,6 +83,10 @@ async function recordExit(fleet: FleetState, task: Task, pane: PaneInfo, retaine
   task.endedAt = deps.now();
   const how = task.killed ? `was killed by signal ${pane.deadSignal}` : task.exitStatus === null ? 'exited (status unknown)' : `exited with status ${task.exitStatus}`;
   deps.log(`task ${task.id} ${how}${task.exitHint ? `; exit hint ${task.exitHint}` : ''}`);
+  const hinted = task.exitHint && task.harness && task.home ? conversationOf(task.harness, task.exitHint, { home: task.home, cwd: task.cwd }) : null;
+  if (hinted && hinted.kind !== 'own') {
+    deps.log(`task ${task.id}: its exit hint names ${hinted.note}; ${hinted.kind === 'parent' ? `it resumes ${hinted.id}` : 'not resumable'}`);
+  }
   if (hadAttention) await fleet.marks.showAttention(task, null);
   await fleet.rename(task);
   fleet.changed();

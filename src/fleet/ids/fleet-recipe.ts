@@ -18,7 +18,8 @@ export function fleetRecipe(name: string, tasks: readonly RecipeTask[]): Recipe 
 /** Entries stored as the canonical resume command of an agent. */
 export function countResumable(recipe: Recipe): number {
   let n = 0;
-  for (const entries of recipe.dirs.values()) for (const entry of entries) if (detect(entry.cmd).form === 'resume') n += 1;
+  const lists = [...recipe.dirs.values(), ...[...(recipe.hosts?.values() ?? [])].flatMap((dirs) => [...dirs.values()])];
+  for (const entries of lists) for (const entry of entries) if (detect(entry.cmd).form === 'resume') n += 1;
   return n;
 }
 

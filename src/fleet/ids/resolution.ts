@@ -44,5 +44,5 @@ export function recipeOf(fleet: readonly Task[], now: number): RecipeTask[] {
 
 /** The agent home a task runs with; the writer drops it when it is HOME's default. */
 function homesOf(task: Task): Pick<RecipeTask, 'env'> {
-  return task.harness && task.home ? { env: { [harnessFor(task.harness).homeVar]: task.home } } : {};
+  return task.harness && task.home ? { env: harnessFor(task.harness).home.varsFor(task.home) } : {};
 }

@@ -5,51 +5,36 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { callSupervisor } from '../../control/client.js';
+import { parseLock, processStopped, type LockRecord } from '../../control/lock-record.js';
 import { FleetError } from '../../errors.js';
 import { createWhole, removeFile } from '../../fs-safety.js';
 import type { RuntimeFiles } from '../../paths.js';
-import { identityOf, type ProcessIdentity } from './process-identity.js';
+import { identityOf, liveOther, type ProcessIdentity } from './process-identity.js';
+
+export { parseLock } from '../../control/lock-record.js';
 
 /** How long a loser waits for the socket of a winner that is still starting. */
 const STARTING_MS = 15_000;
 /** How long a taker waits for another taker's takeover to finish before giving up. */
 const TAKEOVER_MS = 20_000;
 
-interface LockRecord {
-  pid: number;
-  start: string | null;
-  command: string;
-}
-
 /** The lock's text: the pid on the first line (what earlier versions read), then named lines. */
 export function lockText(me: ProcessIdentity): string {
   return `${me.pid}\nstart ${me.start ?? '-'}\ncommand ${me.command.replace(/\n/g, ' ')}\ntoken ${randomBytes(8).toString('hex')}\n`;
 }
 
-/** A lock's text read back (untrusted): null when it names no pid. */
-export function parseLock(text: string): LockRecord | null {
-  const [first = '', ...rest] = text.split('\n');
-  if (!/^\d{1,10}$/.test(first.trim())) return null;
-  const pid = Number(first.trim());
-  if (pid <= 0) return null;
-  const field = (name: string) => rest.find((l) => l.startsWith(`${name} `))?.slice(name.length + 1) ?? null;
-  const start = field('start');
-  return { pid, start: start !== null && /^\d+$/.test(start) ? start : null, command: field('command') ?? '' };
-}
-
 /** The live process a lock names, or null when it is gone or a different process took its pid. */
 export function lockHolder(record: LockRecord | null, identify = identityOf): ProcessIdentity | null {
-  if (record === null || record.pid === process.pid) return null;
-  const live = identify(record.pid);
-  if (live === null) return null;
-  // Without a recorded start (an older lock, or no /proc) the pid is all there is to go by.
-  if (record.start !== null && live.start !== null && live.start !== record.start) return null;
-  return live;
+  return record === null ? null : liveOther(record, identify);
 }
 
-export async function acquireLock(files: RuntimeFiles, pid: number): Promise<void> {
+/**
+ * `waitMs`: how long a live holder that does not answer yet may take to start answering (the
+ * runtime guard, retaking its own lock, does not wait).
+ */
+export async function acquireLock(files: RuntimeFiles, pid: number, waitMs = STARTING_MS): Promise<void> {
   const me = identityOf(pid) ?? { pid, start: null, command: '' };
-  const blocked = await claim(files.lock, lockText(me), (text) => fleetHolding(files, text, STARTING_MS), Date.now() + TAKEOVER_MS);
+  const blocked = await claim(files.lock, lockText(me), (text) => fleetHolding(files, text, waitMs), Date.now() + TAKEOVER_MS);
   if (blocked !== null) throw blocked;
 }
 
@@ -98,11 +83,15 @@ async function fleetHolding(files: RuntimeFiles, text: string, waitMs: number): 
   const deadline = Date.now() + waitMs;
   for (;;) {
     const status = await callSupervisor(files.socket, { op: 'status' }).catch(() => null);
-    if (status !== null) {
-      return new FleetError(`a fleet is already running in tmux session '${status.tmuxSessionName}' (runtime dir ${files.dir})`);
+    // This very process answering (the runtime guard retaking its lock) holds nothing against itself.
+    if (status !== null && status.pid !== process.pid) {
+      return new FleetError(`a fleet is already running in tmux session '${status.tmuxSessionName}' (runtime dir ${files.dir}): its supervisor is pid ${status.pid}, control socket ${files.socket}`);
     }
     const holder = lockHolder(parseLock(text));
     if (holder === null) return null;
+    if (processStopped(holder.pid)) {
+      return new FleetError(`a fleet is already running: its supervisor (pid ${holder.pid}) holds ${files.lock} but is stopped; continue it with: kill -CONT ${holder.pid}`);
+    }
     // A supervisor that won the lock a moment ago answers once its socket is up.
     if (Date.now() >= deadline) {
       return new FleetError(

@@ -17,6 +17,19 @@ export function identityOf(pid: number): ProcessIdentity | null {
   return { pid, start: startTimeOf(readProc(pid, 'stat')), command: readProc(pid, 'cmdline').split('\0').filter(Boolean).join(' ') };
 }
 
+/**
+ * The live process a record names by pid and start time, other than this one: null when it is
+ * gone or the pid is now another process's (its start differs). Without a recorded start (an
+ * older record, or no /proc) the pid is all there is to go by.
+ */
+export function liveOther(record: { pid: number; start: string | null }, identify = identityOf): ProcessIdentity | null {
+  if (record.pid === process.pid) return null;
+  const live = identify(record.pid);
+  if (live === null) return null;
+  if (record.start !== null && live.start !== null && live.start !== record.start) return null;
+  return live;
+}
+
 /** A process exists (EPERM: it does, owned by someone else). */
 export function processExists(pid: number): boolean {
   try {

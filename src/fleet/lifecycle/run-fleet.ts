@@ -3,12 +3,11 @@
 import { randomUUID } from 'node:crypto';
 import { capturePath } from '../../capture/capture-names.js';
 import { installNamespace, removeNamespace } from '../../capture/namespace.js';
-import { listenControl } from '../../control/server.js';
-import type { RecipeTask } from '../../control/protocol.js';
+import type { RecipeTask, Request } from '../../control/protocol.js';
 import { callerEnv, type Deps } from '../../deps.js';
 import { describeFsError, FleetError } from '../../errors.js';
 import { warningLines } from '../../warnings.js';
-import { ensureSafeDir, removeFile } from '../../fs-safety.js';
+import { ensureSafeDir, isSafeDir, removeFile } from '../../fs-safety.js';
 import { captureRoot, fleetRuntime, sessionDir, userHome, type RuntimeFiles } from '../../paths.js';
 import { TmuxRunner, type TmuxRun } from '../../tmux/runner.js';
 import { displayMessage } from '../../tmux/sessions.js';
@@ -17,6 +16,7 @@ import { CaptureWatchers } from '../ids/capture-watchers.js';
 import { downInOrder } from './down-order.js';
 import { fleetLog } from './fleet-log.js';
 import type { FleetUi, StartUi } from './fleet-ui.js';
+import { openControl } from './control-endpoint.js';
 import { acquireLock, releaseLock } from './lock.js';
 import { fleetRecovery } from '../recovery/recovery-writer.js';
 import { nextBinding } from '../attention/next-key.js';
@@ -24,7 +24,10 @@ import { notifier } from '../attention/notify.js';
 import { rerunBinding, restoreKey } from '../rerun/rerun-key.js';
 import { cliPaths } from '../runtime-files.js';
 import { Supervisor } from '../supervisor/supervisor.js';
+import { identityOf } from './process-identity.js';
+import { guardRuntime, type Guard } from './runtime-guard.js';
 import { readStart, setUpServer } from './startup.js';
+import { clearMark, liveSupervisor, parseMark } from './supervisor-mark.js';
 import { restoreSupervisorWindow } from './supervisor-window.js';
 import { fleetTmux } from '../tmux/tmux-adapter.js';
 import { paneDiedHook } from '../tmux/tmux-commands.js';
@@ -49,6 +52,7 @@ export interface FleetOptions {
 type Stop = { down: boolean; code: number };
 
 const SIGNALS: NodeJS.Signals[] = ['SIGTERM', 'SIGHUP', 'SIGINT'];
+const STARTS_TASKS: ReadonlySet<Request['op']> = new Set(['run', 'load', 'rerun']);
 
 export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> {
   const env = callerEnv(deps);
@@ -62,10 +66,21 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
     [opts.rerunKey, (previous: string | null) => rerunBinding(cliPaths(), previous)] as const,
     [opts.nextKey, () => nextBinding(cliPaths(), files.socket)] as const,
   ].filter(([key]) => key !== 'none');
-  const start = await readStart(tmux, pane, keys.map(([key]) => key)).catch((error: unknown) => {
+  const start = await readStart(tmux, pane, keys.map(([key]) => key), files.socket).catch((error: unknown) => {
     releaseLock(files, process.pid);
     throw error;
   });
+  // The lock went with a removed runtime dir, but the tmux server still knows who supervises
+  // this socket's tasks: a live supervisor keeps them (and makes its socket again).
+  const owner = liveSupervisor(parseMark(start.mark, files.socket));
+  if (owner !== null) {
+    releaseLock(files, process.pid);
+    throw new FleetError(
+      `a fleet is already running on this tmux server: its supervisor (pid ${owner.pid}: ${owner.command || '?'}) owns the tasks of the control socket ${files.socket}, ` +
+        'so none was adopted; if that socket is missing, the supervisor makes it again within seconds',
+    );
+  }
+  const me = identityOf(process.pid) ?? { pid: process.pid, start: null, command: '' };
   const { id: sessionId, name: sessionName } = start.session;
   const primed = { globalEnvironment: start.environment }; // for the load below only
   let ui: FleetUi | null = null;
@@ -113,21 +128,28 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
   let stop: (how: Stop) => void = () => {};
   const stopped = new Promise<Stop>((resolve) => (stop = resolve));
   let wakeups: Wakeups | null = null;
+  let guard: Guard | null = null;
   const closeServer = async () => {
     wakeups?.stop();
+    guard?.stop();
     server.close();
     await watchers.closeAll();
-    removeFile(files.socket);
-    releaseLock(files, process.pid);
+    // A runtime dir replaced meanwhile (by a symlink, say) is not ours to remove files from.
+    if (isSafeDir(files.dir)) {
+      removeFile(files.socket);
+      releaseLock(files, process.pid);
+    }
   };
   // `down` (from the CLI or the dashboard's Q) resolves only when everything is gone, so a new
   // `up` can start at once.
-  // A `down` that fails part way leaves the fleet serving (wake-ups restarted, snapshots going
-  // on) and can be run again; its snapshot is marked closed only once every task has stopped.
+  // A `down` that fails part way leaves the fleet serving (wake-ups restarted) and can be run
+  // again; its snapshot is marked closed only once every task has stopped (down-order.ts).
   let goingDown: Promise<void> | null = null;
   const down = () => (goingDown ??= (async () => {
-    // No more reconciliations: one woken by the tasks' deaths below would write state.json again.
+    // No more reconciliations: one woken by the tasks' deaths below would write state.json again;
+    // nor runtime checks, which would make again the namespaces and state.json that down removes.
     wakeups?.stop();
+    guard?.stop();
     try {
       await downInOrder({
         stopTasks: () => supervisor.stopAll(), // after the requests in flight
@@ -137,6 +159,7 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
     } catch (error) {
       goingDown = null;
       wakeups = startWakeups(tmux, files.socket, supervisor, log);
+      guard = startGuard();
       log(`down did not finish: ${(error as Error).message}`);
       throw new FleetError(`down did not finish: ${(error as Error).message}; run fleetcom down again`);
     }
@@ -144,21 +167,37 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
     await closeServer();
     setImmediate(() => stop({ down: true, code: 0 }));
   })());
+  // Every request of the CLI and the dashboard: one that starts tasks first tells the
+  // snapshot, which a down that could not finish its teardown left closed.
+  const handle = <R extends Request>(request: R) => {
+    if (STARTS_TASKS.has(request.op)) recovery.taskStarting();
+    return supervisor.handle(request);
+  };
   // Requests wait until adoption, bindings and the initial load are done.
   let setupDone: () => void = () => {};
   const ready = new Promise<void>((resolve) => (setupDone = resolve));
-  const server = await listenControl(files.socket, async (request) => {
+  const serve = async (request: Request) => {
     await ready;
-    if (request.op !== 'down') return supervisor.handle(request);
+    if (request.op !== 'down') return handle(request);
     await down();
     return null;
+  };
+  const server = await openControl(files.socket, serve);
+  const startGuard = () => guardRuntime({
+    files, root,
+    socketInode: () => server.inode(),
+    listenAgain: () => server.listenAgain(),
+    namespaces: () => supervisor.captureNamespaces(),
+    rewatch: () => watchers.refresh(),
+    persist: () => supervisor.saveState(),
+    log,
   });
 
   try {
     await adoptLeftTasks(supervisor, tmux, { sessionId, files, root, env, cwd: deps.cwd, now: deps.now(), log }, start);
     await watchers.follow();
     watchers.dropIdle();
-    await setUpServer(tmux, { pane, read: start, keys, log });
+    await setUpServer(tmux, { pane, read: start, keys, mark: { socket: files.socket, me }, log });
     if (opts.load.length > 0) {
       const result = await supervisor.handle({ op: 'load', tasks: opts.load, env });
       // Summed up by reason: a recipe of thousands of entries must not flood the log.
@@ -177,6 +216,7 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
   }
 
   wakeups = startWakeups(tmux, files.socket, supervisor, log);
+  guard = startGuard();
   const onSignal = (signal: NodeJS.Signals) => {
     log(`${signal}: leaving every task running (a new 'fleetcom up' adopts them)`);
     stop({ down: false, code: signal === 'SIGINT' ? 130 : 0 });
@@ -185,7 +225,7 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
 
   ui = opts.ui?.({
     tmux, sessionId, pane,
-    fleet: { tasks: () => supervisor.taskList(), attention: (task) => supervisor.attentionOf(task), handle: (request) => supervisor.handle(request) },
+    fleet: { tasks: () => supervisor.taskList(), attention: (task) => supervisor.attentionOf(task), handle },
     quit: down, env, cwd: deps.cwd, home, sessionDir: sessionDir(env), scratchDir: files.dir, now: deps.now, log,
   }) ?? null;
 
@@ -209,6 +249,7 @@ async function tearDown(tmux: TmuxRun, files: RuntimeFiles, root: string, superv
   for (const key of keys) {
     if (key !== 'none') await restoreKey(tmux, key).catch((e: Error) => log(`could not restore the ${key} key: ${e.message}`));
   }
+  await clearMark(tmux, files.socket).catch((e: Error) => log(`could not clear this supervisor's mark on the tmux server: ${e.message}`));
   for (const dir of supervisor.captureNamespaces()) removeNamespace(dir, root);
   try {
     removeFile(files.state);

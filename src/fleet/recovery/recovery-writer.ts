@@ -52,6 +52,8 @@ export class RecoveryWriter {
   private lastText: string | null = null;
   private lastTasks: RecipeTask[] | null = null;
   private closed = false;
+  /** Closed by `down` (not by a supervisor leaving its tasks to a later `up`). */
+  private closedByDown = false;
   /** Writes run one after another, so an older text never lands after a newer one. */
   private chain: Promise<void> = Promise.resolve();
 
@@ -91,6 +93,7 @@ export class RecoveryWriter {
   async close(closed: boolean): Promise<void> {
     if (this.closed) return this.chain;
     this.closed = true;
+    this.closedByDown = closed;
     if (this.pending !== null) this.timers.clearTimeout(this.pending);
     if (this.interval !== null) this.timers.clearInterval(this.interval);
     this.pending = null;
@@ -99,12 +102,14 @@ export class RecoveryWriter {
   }
 
   /**
-   * A `down` that did not finish: the fleet goes on, and so do its snapshots (the next one is
-   * not marked closed).
+   * A task is about to start. After a `down` that stopped every task but could not finish its
+   * teardown, the fleet goes on serving: a new task makes it a live fleet again, so snapshots
+   * resume (the next one is not marked closed). Otherwise nothing changes.
    */
-  reopen(): void {
-    if (!this.closed) return;
+  taskStarting(): void {
+    if (!this.closed || !this.closedByDown) return;
     this.closed = false;
+    this.closedByDown = false;
     this.start();
     this.changed();
   }

@@ -1,7 +1,7 @@
 // No conversation is resumed while it is open elsewhere: two processes appending to one
 // transcript corrupt it (claude happily runs `--resume <id>` of a conversation another pane
 // holds). load, recover and rerun ask here before they spawn.
-import { detect, resolveHome, type Resolved } from '../../harness/index.js';
+import { detect, rebindResume, resolveHome, type HarnessName, type Resolved } from '../../harness/index.js';
 import { conversationLiveness, fleetHolderOf, holderText, sharedOpenFiles, type FleetHolder, type LivenessOptions } from '../../ownership/index.js';
 import type { Task } from '../supervisor/task.js';
 import type { Warning } from '../../warnings.js';
@@ -21,28 +21,43 @@ export function fleetHolders(tasks: Iterable<Task>, current: ReadonlyMap<number,
   return holders;
 }
 
+/** What a launch takes from a spec: its command, directory and environment. */
+export interface Start {
+  command: string;
+  cwd: string;
+  env: Readonly<Record<string, string>>;
+}
+
 /**
- * Who holds the conversation `command` would resume, or null when it is not a resume command
- * or nobody provably holds it ("unknown" does not stop a start: it is not evidence of a holder).
+ * The conversation a start would resume, as launch.ts runs it: a command naming a child's
+ * (a codex subagent thread) resumes its root. `home` is null when the environment names none
+ * (the start then fails on its own, with a clearer message); null for no resume.
  */
-export function holderOf(
-  command: string,
-  env: Readonly<Record<string, string>>,
-  fleet: readonly FleetHolder[],
-  opts: LivenessOptions & { except?: number } = {},
-): Holding | null {
-  const detection = detect(command);
-  if (detection.form !== 'resume') return null;
-  const id = detection.targetId;
-  const task = fleet.find((t) => t.conversationId === id && t.taskId !== opts.except);
-  if (task) return { by: 'task', task };
+export function resumedBy(start: Start): { harness: HarnessName; home: string | null; id: string } | null {
+  const requested = detect(start.command);
+  if (requested.form !== 'resume') return null;
   let home: string;
   try {
-    home = resolveHome(detection.harness, env);
+    home = resolveHome(requested.harness, start.env);
   } catch {
-    return null; // no home to look in: the start fails on its own with a clearer message
+    return { harness: requested.harness, home: null, id: requested.targetId };
   }
-  const live = conversationLiveness(detection.harness, home, id, opts);
+  const rebound = rebindResume(start.command, { home, cwd: start.cwd });
+  const id = rebound ? rebound.targetId : requested.targetId;
+  return id === null ? null : { harness: requested.harness, home, id };
+}
+
+/**
+ * Who holds the conversation a start would resume, or null when it resumes none or nobody
+ * provably holds it ("unknown" does not stop a start: it is not evidence of a holder).
+ */
+export function holderOf(start: Start, fleet: readonly FleetHolder[], opts: LivenessOptions & { except?: number } = {}): Holding | null {
+  const target = resumedBy(start);
+  if (target === null) return null;
+  const task = fleet.find((t) => t.conversationId === target.id && t.taskId !== opts.except);
+  if (task) return { by: 'task', task };
+  if (target.home === null) return null;
+  const live = conversationLiveness(target.harness, target.home, target.id, opts);
   if (live.state !== 'live') return null;
   const inFleet = fleetHolderOf(live.holder, fleet, null);
   if (inFleet && inFleet.taskId !== opts.except) return { by: 'task', task: inFleet };
@@ -63,9 +78,8 @@ export function unheldSpecs<T extends { command: string; cwd: string; env: Recor
   const skipped: Warning[] = [];
   const seen = new Set<string>();
   for (const spec of specs) {
-    const detection = detect(spec.command);
-    const id = detection.form === 'resume' ? detection.targetId : null;
-    const holding = holderOf(spec.command, spec.env, fleet, shared);
+    const id = resumedBy(spec)?.id ?? null;
+    const holding = holderOf(spec, fleet, shared);
     const entry = `${spec.cwd}: ${spec.command}`;
     if (id !== null && holding) skipped.push(heldWarning(entry, id, holding));
     else if (id !== null && seen.has(id)) skipped.push({ entry, reason: TWICE, detail: `conversation ${id} is named twice in this recipe; started once` });

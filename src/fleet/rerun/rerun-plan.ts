@@ -2,10 +2,10 @@
 // job claude parked it in); none is resumed that another holder has open (resuming the wrong
 // conversation is worse than none). Reads only the stores and registries the resolvers read.
 import { FleetError } from '../../errors.js';
-import { detect, resolveId, rewriteCommand, type Resolved } from '../../harness/index.js';
+import { resolveId, rewriteCommand, type Resolved } from '../../harness/index.js';
 import type { FleetHolder } from '../../ownership/index.js';
 import type { Launch } from '../spawn/launch.js';
-import { holderOf, holdingText } from './ownership-guard.js';
+import { holderOf, holdingText, resumedBy } from './ownership-guard.js';
 import { parkedRerunCommand } from './parked-jobs.js';
 import { launchFields } from '../spawn/spawn-plan.js';
 import { evidenceOf, type Task } from '../supervisor/task.js';
@@ -30,9 +30,10 @@ export function planRerun(task: Task, holders: readonly FleetHolder[], now: numb
   const resolved = evidence ? resolveId(evidence, { now, correlate: false, heldByOthers: new Set(), everHeld: new Set() }) : null;
   const parked = parkedRerunCommand(task);
   const command = parked ?? (task.harness && resolved ? rewriteCommand(task.command, resolved.id) : task.command);
-  const holding = holderOf(command, task.env, holders, { except: task.id });
-  const target = detect(command);
-  if (holding && target.form === 'resume') throw new FleetError(`task ${task.id} not rerun: ${holdingText(target.targetId, holding)}`);
+  const start = { command, cwd: task.cwd, env: task.env };
+  const holding = holderOf(start, holders, { except: task.id });
+  const target = resumedBy(start);
+  if (holding && target) throw new FleetError(`task ${task.id} not rerun: ${holdingText(target.id, holding)}`);
   return { run: task.run + 1, command, resolved, parked: parked !== null };
 }
 
@@ -40,7 +41,7 @@ export function planRerun(task: Task, holders: readonly FleetHolder[], now: numb
 export function rerunFields(task: Task, rerun: Rerun, launch: Launch, now: number) {
   const held = [...task.everHeld, ...(rerun.resolved ? [rerun.resolved.id] : []), ...(task.captured ? [task.captured] : [])];
   return {
-    run: rerun.run, command: rerun.command, ...launchFields(launch), spawnedAt: now, lastOutputAt: now, exitHint: null,
+    run: rerun.run, ...launchFields(launch), spawnedAt: now, lastOutputAt: now, exitHint: null,
     exitStatus: null, killed: false, endedAt: null, captured: null, everHeld: [...new Set(held)],
   };
 }

@@ -1,12 +1,12 @@
 // Turns a requested command into what tmux runs. The harness
-// decides; this file only gathers the inputs (namespace, homes, codex route) and checks.
+// decides; this file only gathers the inputs (namespace, homes) and checks.
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join } from 'node:path';
 import { FleetError } from '../../errors.js';
 import {
   detect,
   instrument,
-  readCodexRoute,
+  rebindResume,
   resolveHome,
   type HarnessName,
 } from '../../harness/index.js';
@@ -30,6 +30,10 @@ export interface LaunchInputs {
 }
 
 export interface Launch {
+  /** What runs: the requested command, or the resume it was redirected to (9.5). */
+  command: string;
+  /** Why the command was redirected, for the log; null when it runs as requested. */
+  rebound: string | null;
   harness: HarnessName | null;
   pinnedId: string | null;
   targetId: string | null;
@@ -43,8 +47,14 @@ export interface Launch {
 export function planLaunch(request: LaunchRequest, inputs: LaunchInputs): Launch {
   checkDirectory(request.cwd);
   const shell = findShell(request.env);
-  const detection = detect(request.command);
-  let plan = { suffix: '', env: {} as Record<string, string>, pinnedId: null as string | null };
+  const requested = detect(request.command);
+  // A resume of a child's conversation (a codex subagent thread) resumes its root instead.
+  const rebinding = requested.form === 'resume'
+    ? rebindResume(request.command, { home: resolveHome(requested.harness, request.env), cwd: request.cwd })
+    : null;
+  const command = rebinding?.command ?? request.command;
+  const detection = rebinding ? detect(command) : requested;
+  let plan = { suffix: '', env: {} as Record<string, string>, pinnedId: null as string | null, captures: false };
   let harness: HarnessName | null = null;
   let home: string | null = null;
   let captureFile: string | null = null;
@@ -53,15 +63,15 @@ export function planLaunch(request: LaunchRequest, inputs: LaunchInputs): Launch
     harness = detection.harness;
     home = resolveHome(harness, request.env);
     captureFile = inputs.capturePath(namespace, request.id, request.run);
-    const codexRoute = harness === 'codex' ? readCodexRoute(home) : ({ kind: 'vacant' } as const);
-    plan = instrument({ detection, namespace, captureFile, newId: inputs.newId, codexRoute });
-    if (harness === 'codex' && codexRoute.kind === 'opaque') captureFile = null;
-    if (harness === 'grok') captureFile = null;
+    plan = instrument({ detection, namespace, captureFile, newId: inputs.newId, home, env: request.env });
+    if (!plan.captures) captureFile = null;
   }
-  const argv = [...dropInherited(inputs.globalEnv), shell, '-c', request.command + plan.suffix];
+  const argv = [...dropInherited(inputs.globalEnv), shell, '-c', command + plan.suffix];
   const env = windowEnv(request.env, inputs.globalEnv, plan.env);
   checkCommandSize(argv, env);
   return {
+    command,
+    rebound: rebinding ? `${rebinding.why}; runs ${command} instead` : null,
     harness,
     pinnedId: plan.pinnedId,
     targetId: detection.form === 'resume' && harness !== null ? detection.targetId : null,

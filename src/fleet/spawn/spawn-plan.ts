@@ -20,6 +20,8 @@ export interface PlannedTask {
   draft: Task;
   window: WindowSpec;
   pinned: string | null;
+  /** Why its command was redirected (launch.ts), for the log. */
+  rebound: string | null;
 }
 
 export function planSpawns(
@@ -36,11 +38,11 @@ export function planSpawns(
     try {
       const launch = planLaunch({ id, run: 0, command: spec.command, cwd: spec.cwd, env: spec.env }, inputs);
       const draft: Task = {
-        id, run: 0, cwd: spec.cwd, command: spec.command, name: spec.name, group: spec.group, tagged: false,
+        id, run: 0, cwd: spec.cwd, name: spec.name, group: spec.group, tagged: false,
         ...launchFields(launch), spawnedAt: now, windowId: '', paneId: '', exitHint: null, exitStatus: null,
         killed: false, endedAt: null, everHeld: [], env: spec.env, lastOutputAt: now, captured: null,
       };
-      planned.push({ index, draft, window: at.window(draft, launch), pinned: launch.pinnedId });
+      planned.push({ index, draft, window: at.window(draft, launch), pinned: launch.pinnedId, rebound: launch.rebound });
     } catch (error) {
       failed.set(index, error as Error);
     }
@@ -50,6 +52,6 @@ export function planSpawns(
 
 /** What a task records of its launch (a rerun records its new launch the same way). */
 export function launchFields(launch: Launch) {
-  const { harness, pinnedId, targetId, captureFile, home } = launch;
-  return { harness, pinnedId, targetId, captureFile, home };
+  const { command, harness, pinnedId, targetId, captureFile, home } = launch;
+  return { command, harness, pinnedId, targetId, captureFile, home };
 }

@@ -65,6 +65,29 @@ const handlers: Handlers = {
   },
 };
 
+/**
+ * The requests that only read the fleet, as they are answered while a change is in flight
+ * (Supervisor.handle): from the state as it is, without the reconciliation `ls` and `save` run
+ * first when the fleet is idle. That reconciliation changes the fleet (it records exits and
+ * closed windows), so it would have to wait for the change; a read waiting with it is what
+ * made `ls` take as long as a 200-task load. What a read sees then is whole (the task table is
+ * changed only between the change's awaits, never half way through a task) and at most one
+ * reconciliation old (RECONCILE_MS), except for the change itself: a load's tasks appear once
+ * tmux has made their windows, a `down` shows tasks still running until it has stopped them.
+ */
+const reads: { [K in Request['op']]?: (target: RequestTarget, request: Extract<Request, { op: K }>) => Promise<ReplyOf<K>> | ReplyOf<K> } = {
+  status: (s) => s.status(),
+  ls: (s) => s.list(),
+  next: (s, r) => s.next(r.from, r.client),
+  save: (s) => s.recipe(),
+};
+
+/** The request's answer from the current state, or null for a request that changes the fleet. */
+export function readNow<R extends Request>(target: RequestTarget, request: R): (() => Promise<ReplyTo<R>>) | null {
+  const read = reads[request.op] as ((target: RequestTarget, request: R) => Promise<ReplyTo<R>> | ReplyTo<R>) | undefined;
+  return read ? async () => read(target, request) : null;
+}
+
 export async function dispatch<R extends Request>(target: RequestTarget, request: R): Promise<ReplyTo<R>> {
   // TypeScript cannot tie the lookup by `op` to R; the table's type checks each handler.
   const handler = handlers[request.op] as (target: RequestTarget, request: R) => Promise<ReplyTo<R>> | ReplyTo<R>;

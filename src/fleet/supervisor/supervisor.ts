@@ -8,7 +8,7 @@ import type { AttentionState, RunEvidence } from '../../harness/index.js';
 import { FleetState, type SupervisorDeps } from './fleet-state.js';
 import type { Ending } from '../exits/process-watch.js';
 import { processEnded, reconcile } from '../exits/reconcile.js';
-import { dispatch } from './requests.js';
+import { dispatch, readNow } from './requests.js';
 import { recipeOf } from '../ids/resolution.js';
 import { stopProcessGroups } from '../lifecycle/stop.js';
 import { TaskOperations } from './task-operations.js';
@@ -30,14 +30,23 @@ export class Supervisor {
   /** Reached only from inside the queue. */
   private readonly operations: TaskOperations;
   private queue: Promise<unknown> = Promise.resolve();
+  /** Work on the queue, running or waiting: reads are answered beside it while it is not 0. */
+  private queued = 0;
 
   constructor(deps: SupervisorDeps) {
     this.fleet = new FleetState(deps);
     this.operations = new TaskOperations(this.fleet);
   }
 
+  /**
+   * A request's answer. Changes go on the queue, one after the other; a read (ls, next,
+   * status, save) goes there too when the fleet is idle, so that it reconciles first, but
+   * while a change is in flight it is answered at once from the state as it is (requests.ts
+   * says why that is sound), instead of waiting for a load or `down` of hundreds of tasks.
+   */
   handle<R extends Request>(request: R): Promise<ReplyTo<R>> {
-    return this.enqueue(() => dispatch(this.operations, request));
+    const read = this.queued > 0 ? readNow(this.operations, request) : null;
+    return read ? read() : this.enqueue(() => dispatch(this.operations, request));
   }
 
   /** The periodic and exit-woken check: reconcile only, without resolving every task's id as `ls` does. */
@@ -76,6 +85,11 @@ export class Supervisor {
       await reconcile(this.fleet);
       this.fleet.persist();
     });
+  }
+
+  /** state.json written again (the runtime guard, after the runtime dir was removed). */
+  saveState(): Promise<void> {
+    return this.enqueue(async () => this.fleet.persist());
   }
 
   /** A new captured id for a task's current run (from the capture watcher). */
@@ -125,7 +139,8 @@ export class Supervisor {
 
 
   private enqueue<T>(work: () => Promise<T>): Promise<T> {
-    const next = this.queue.then(work);
+    this.queued += 1;
+    const next = this.queue.then(work).finally(() => (this.queued -= 1));
     this.queue = next.catch(() => undefined);
     return next;
   }

@@ -78,7 +78,7 @@ export class TaskOperations implements RequestTarget {
     const results: Array<Task | Error> = specs.map((_, index) => failed.get(index) ?? new FleetError('not started'));
     if (planned.length === 0) return results;
     const made = await deps.tmux.newWindows(planned.map((p) => p.window));
-    for (const [k, { index, draft, pinned }] of planned.entries()) {
+    for (const [k, { index, draft, pinned, rebound }] of planned.entries()) {
       const window = made[k];
       if (window === undefined || window instanceof Error) {
         results[index] = window ?? new FleetError('tmux made no window');
@@ -87,6 +87,7 @@ export class TaskOperations implements RequestTarget {
       const task = { ...draft, windowId: window.windowId, paneId: window.paneId };
       tasks.add(task, window.panePid ?? null, window.paneTty ?? null);
       marks.nameChange(task, null, now); // the name it was made with
+      if (rebound) deps.log(`task ${task.id}: ${rebound}`);
       deps.log(`task ${task.id} started: ${task.command}${pinned ? ` (pinned ${pinned})` : ''}`);
       results[index] = task;
     }
@@ -98,8 +99,9 @@ export class TaskOperations implements RequestTarget {
     const { marks, deps } = this.fleet;
     const now = deps.now();
     const rerun = planRerun(task, this.fleet.holders(), now);
-    const { run, command } = rerun;
-    const launch = planLaunch({ id: task.id, run, command, cwd: task.cwd, env: task.env }, await this.fleet.launchInputs());
+    const { run } = rerun;
+    const launch = planLaunch({ id: task.id, run, command: rerun.command, cwd: task.cwd, env: task.env }, await this.fleet.launchInputs());
+    const { command } = launch;
     const oldCapture = task.captureFile;
     const hadAttention = this.fleet.attention.of(task).attention !== null;
     const next = { ...task, ...rerunFields(task, rerun, launch, now) };
@@ -121,6 +123,7 @@ export class TaskOperations implements RequestTarget {
     if (task.parkedJob && !task.parkedJob.alive && rerun.parked) task.parkedJob = null;
     this.fleet.namespaces.dropCapture(oldCapture);
     if (hadAttention) await marks.showAttention(task, null);
+    if (launch.rebound) deps.log(`task ${task.id}: ${launch.rebound}`);
     deps.log(`task ${task.id} rerun ${run}: ${command}`);
     await this.fleet.rename(task);
     this.fleet.changed();

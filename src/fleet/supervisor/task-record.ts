@@ -2,6 +2,7 @@
 // record): one zod schema, and the TypeScript type inferred from it, so the file format and
 // the code cannot drift apart. Only type imports of this file reach the client commands.
 import * as z from 'zod';
+import { HARNESS_NAMES } from '../../harness/names.js';
 
 const nullableString = z.string().nullable();
 
@@ -15,7 +16,7 @@ export const taskSchema = z.object({
   name: nullableString,
   group: nullableString,
   tagged: z.boolean(),
-  harness: z.enum(['claude', 'codex', 'grok']).nullable(),
+  harness: z.enum(HARNESS_NAMES).nullable(),
   pinnedId: nullableString,
   targetId: nullableString,
   captureFile: nullableString,

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { parseStat } from '../../../src/fleet/exits/process-watch.js';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { canWatchProcesses, parseStat } from '../../../src/fleet/exits/process-watch.js';
 
 // A /proc/<pid>/stat line: pid (comm) state, then fields 4..52; exit_code is the last.
 const stat = (comm: string, state: string, exitCode: string | null) =>
@@ -21,4 +23,11 @@ describe('reading /proc/<pid>/stat', () => {
     ['no closing parenthesis', '4242 (sh S 1 2 3'],
     ['a state that is not a letter', '4242 (sh) ? 1 2'],
   ])('refuses %s', (_label, text) => expect(parseStat(text)).toBeNull());
+});
+
+describe('a system without the proc tree (macOS)', () => {
+  it('is told apart from Linux, so the watch is not started there', () => {
+    expect(canWatchProcesses()).toBe(true);
+    expect(canWatchProcesses(join(tmpdir(), `no-proc-${process.pid}`))).toBe(false);
+  });
 });

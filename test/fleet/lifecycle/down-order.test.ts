@@ -32,7 +32,7 @@ function task(): Task {
  * A fleet of one running task and its snapshot on disk. `diesAfter`: the signal round after
  * which tmux reports the pane dead (1 = SIGTERM, 2 = SIGKILL, Infinity = never).
  */
-async function fleet(diesAfter: number) {
+async function fleet(diesAfter: number, tearDownFails = false) {
   const dir = tempDir();
   const sessionDir = join(dir, 'sessions');
   const snapshot = () => {
@@ -76,9 +76,12 @@ async function fleet(diesAfter: number) {
   const down = downInOrder({
     stopTasks: () => supervisor.stopAll(),
     snapshot: recovery,
-    tearDown: async () => void steps.push(`torn down, snapshot closed: ${snapshot()?.closed}`),
+    tearDown: async () => {
+      steps.push(`torn down, snapshot closed: ${snapshot()?.closed}`);
+      if (tearDownFails) throw new Error('state.json: read-only file system');
+    },
   });
-  return { down: finish(down), snapshot, seen, killed, steps };
+  return { down: finish(down), snapshot, seen, killed, steps, recovery };
 }
 
 /** Runs the faked clock until `work` settles; real file writes get their turn in between. */
@@ -117,5 +120,36 @@ describe('down', () => {
     expect(f.snapshot()?.closed).toBe(true);
     expect(f.steps).toEqual(['torn down, snapshot closed: true']);
     expect(f.killed).toEqual(['@1']);
+  });
+
+  it('keeps the snapshot closed when the teardown fails after every task stopped, until a task starts again', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
+    const f = await fleet(2, true);
+    expect((await f.down)?.message).toBe('state.json: read-only file system');
+    expect(f.steps).toEqual(['torn down, snapshot closed: true']);
+    // The fleet serves on; a later change alone does not reopen the snapshot.
+    f.recovery.changed();
+    await finish(new Promise<void>((resolve) => setTimeout(resolve, 5_000)));
+    expect(f.snapshot()?.closed).toBe(true);
+    // A task started in that fleet makes it live again: the next snapshot is not closed.
+    f.recovery.taskStarting();
+    await finish(new Promise<void>((resolve) => setTimeout(resolve, 5_000)));
+    await f.recovery.flush(); // after the write the debounce started
+    expect(f.snapshot()?.closed).toBeUndefined();
+  });
+
+  it('is not reopened by a task starting once the supervisor left its tasks to a later up', async () => {
+    const dir = tempDir();
+    const writes: string[] = [];
+    const recovery = new RecoveryWriter({
+      tasks: () => [{ cwd: '/w', cmd: 'sleep 600', name: null, group: null }], sessionDir: join(dir, 'sessions'),
+      startedAt: new Date('2026-11-30T20:00:00Z'), pid: 4242, home: dir, log: () => undefined,
+      write: async (_file, text) => void writes.push(text),
+    });
+    await recovery.close(false);
+    recovery.taskStarting();
+    await recovery.flush();
+    expect(writes).toHaveLength(1);
+    expect(writes[0]).not.toContain('"closed"');
   });
 });

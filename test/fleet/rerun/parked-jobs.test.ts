@@ -64,6 +64,15 @@ describe('parked jobs', () => {
     expect(w.task.parkedJob).toMatchObject({ id: JOB, alive: false });
   });
 
+  it('keeps a known job alive where no process tree can be read (macOS): attaching fails loudly, a second writer would not', () => {
+    const w = world();
+    observeParkedJobs([{ task: w.task, panePid: PANE_PID }], w.proc);
+    rmSync(w.proc, { recursive: true });
+    observeParkedJobs([{ task: w.task, panePid: PANE_PID }], w.proc);
+    expect(w.task.parkedJob).toMatchObject({ id: JOB, alive: true });
+    expect(parkedRerunCommand(w.task)).toBe(`claude attach ${JOB}`);
+  });
+
   it.each([
     ['an entry of a claude outside this pane', (w: ReturnType<typeof world>) => w.run(100, 77)],
     ['a parked job id that is not a short id', (w: ReturnType<typeof world>) => w.register(100, { sessionId: ID, parkedJobId: '../../x' })],

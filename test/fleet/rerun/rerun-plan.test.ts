@@ -4,6 +4,7 @@ import type { Launch } from '../../../src/fleet/spawn/launch.js';
 import { planRerun, rerunFields } from '../../../src/fleet/rerun/rerun-plan.js';
 import type { Task } from '../../../src/fleet/supervisor/task.js';
 import { claudeProjectDirs } from '../../../src/harness/claude.js';
+import { C, measured, P } from '../../harness/codex-threads.js';
 import { ID, OTHER, tempDir, USER_LINE, write } from '../../harness/fixtures.js';
 
 // What a rerun runs, decided from the task's record and the claude store in a temp home: the
@@ -50,6 +51,13 @@ describe('planning a rerun', () => {
     expect(planRerun(talked(task({ exitHint: ID }), ID), [holder(1)], NOW).command).toBe(`claude --resume '${ID}'`);
   });
 
+  it("resumes the root of a codex subagent thread an older fleet's record names (9.5)", () => {
+    const codex = task({ command: `codex resume '${C}'`, harness: 'codex', pinnedId: C, targetId: C, home: measured(tempDir()) });
+    expect(planRerun(codex, [], NOW)).toMatchObject({ command: `codex resume '${P}'`, resolved: { id: P, source: 'pinned' } });
+    // Held by another task under its root's id: refused, naming the root.
+    expect(() => planRerun(codex, [{ ...holder(2), conversationId: P }], NOW)).toThrow(`conversation ${P} is open in fleetcom task 2`);
+  });
+
   it.each([
     ['a task adopted without its command', { command: null }, 'task 1 was adopted without a record of its command; it cannot be rerun'],
     ['a running task', { endedAt: null }, 'task 1 is still running; rerun takes a finished task'],
@@ -59,7 +67,7 @@ describe('planning a rerun', () => {
 
   it("keeps every id the task held among its ever-held ones, and clears the last run's outcome", () => {
     const t = task({ exitHint: ID, captured: OTHER, everHeld: [OTHER, 'older'], exitStatus: 3, killed: true });
-    const launch = { harness: 'claude', pinnedId: ID, targetId: ID, captureFile: '/ns/task-1-3.json', home: t.home } as Launch;
+    const launch = { command: `claude --resume '${ID}'`, harness: 'claude', pinnedId: ID, targetId: ID, captureFile: '/ns/task-1-3.json', home: t.home } as Launch;
     const fields = rerunFields(t, { run: 3, command: `claude --resume '${ID}'`, resolved: { id: ID, source: 'exit-hint' }, parked: false }, launch, NOW);
     expect(fields).toMatchObject({
       run: 3, command: `claude --resume '${ID}'`, captureFile: '/ns/task-1-3.json', targetId: ID, spawnedAt: NOW, exitHint: null,

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { capturePath } from '../../../src/capture/capture-names.js';
 import { planLaunch, type LaunchInputs, type LaunchRequest } from '../../../src/fleet/spawn/launch.js';
+import { C, measured, P, rollout, CHILD } from '../../harness/codex-threads.js';
 import { ID, tempDir } from '../../harness/fixtures.js';
 import { argvThroughShell } from '../../harness/shell.js';
 
@@ -107,5 +108,27 @@ describe('planning a launch', () => {
 
   it('refuses a command and environment too big for one tmux message, naming the largest variable', () => {
     expect(() => plan({ command: 'true', env: { SHELL: '/bin/sh', BIG: 'x'.repeat(20_000) } })).toThrow(/tmux accepts about 16384; the largest variables are BIG \(20004 bytes\)/);
+  });
+
+  it("resumes the user thread at the root of a codex subagent thread's id, and says so (9.5)", () => {
+    const codexHome = measured(tempDir());
+    const { launch } = plan({ command: `codex resume '${C}'`, env: { SHELL: '/bin/sh', HOME: tempDir(), PATH: '/usr/bin:/bin', CODEX_HOME: codexHome } });
+    expect(launch).toMatchObject({ command: `codex resume '${P}'`, harness: 'codex', targetId: P, pinnedId: P });
+    expect(argvThroughShell(launch.argv[2]!).slice(0, 3)).toEqual(['codex', 'resume', P]);
+    expect(launch.rebound).toBe(`codex resume '${C}' names a subagent thread of ${P}; runs codex resume '${P}' instead`);
+  });
+
+  it('starts codex fresh for a subagent thread whose root cannot be resumed, never the child', () => {
+    const codexHome = tempDir();
+    rollout(codexHome, C, CHILD);
+    const { launch } = plan({ command: `codex resume '${C}'`, env: { SHELL: '/bin/sh', HOME: tempDir(), PATH: '/usr/bin:/bin', CODEX_HOME: codexHome } });
+    expect(launch).toMatchObject({ command: 'codex', harness: 'codex', targetId: null, pinnedId: null });
+    expect(launch.argv[2]).not.toContain(C);
+    expect(launch.rebound).toContain('which has no rollout');
+  });
+
+  it('runs a resume of a conversation of its own as requested', () => {
+    const { launch } = plan({ command: `claude --resume '${ID}'` });
+    expect(launch).toMatchObject({ command: `claude --resume '${ID}'`, rebound: null });
   });
 });

@@ -1,0 +1,61 @@
+// The whole promise for every agent at once: a fleet of claude, codex, grok, gemini and
+// opencode is saved, its tmux server killed, and `load` brings each back into its own
+// conversation, which then goes on (the fakes refuse an id they do not have).
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { readSqliteTable } from '../../src/harness/index.js';
+import { startFleet } from '../helpers/fleet.js';
+import { processAlive, useSandbox } from '../helpers/sandbox.js';
+import { readFile } from 'node:fs/promises';
+import { waitFor } from '../helpers/wait-for.js';
+import type { LsRecord } from '../../src/control/protocol.js';
+import { readDoc, sessionsDir, spawnIn, startsAfter, talk, tilde, type Agent } from './kit.js';
+
+const AGENTS: Agent[] = ['claude', 'codex', 'grok', 'gemini', 'opencode'];
+const RESUME = { claude: '--resume', codex: 'resume', grok: '--resume', gemini: '--resume', opencode: '-s' } as const;
+
+describe('a fleet of every agent', () => {
+  it('is saved, its tmux server killed, and load brings every agent back into its own conversation', async () => {
+    const sb = await useSandbox();
+    const fleet = await startFleet(sb);
+    const dirs = await Promise.all(AGENTS.map((agent) => sb.mkdir('home', 'w', agent)));
+    const tasks: LsRecord[] = [];
+    for (const [i, agent] of AGENTS.entries()) tasks.push(await spawnIn(fleet, dirs[i]!, agent));
+    for (const [i, agent] of AGENTS.entries()) await talk(sb, tasks[i]!, agent, `${agent} remembers this`);
+    // claude, codex and opencode are heard live (hook, notifier, plugin); grok and gemini by their pin.
+    const ids = await waitFor(async () => {
+      const listed = await Promise.all(tasks.map((t) => fleet.task(t.id)));
+      return listed.every((t) => t.conversationId !== null) && listed.map((t) => t.conversationId!);
+    }, { what: 'a conversation id for every agent' });
+    expect(new Set(ids).size).toBe(5);
+    // opencode's plugin also says it finished its turn: it waits for the user.
+    await fleet.waitTask(tasks[4]!.id, (t) => t.attention === 'waiting', 'opencode waiting after its turn');
+    expect(ids[4]).toMatch(/^ses_[0-9a-f]{12}[0-9A-Za-z]{14}$/);
+
+    expect((await fleet.cli('save', 'five')).exitCode).toBe(0);
+    const doc = await readDoc(join(sessionsDir(sb), 'five.json'));
+    expect(doc.dirs).toEqual(Object.fromEntries(AGENTS.map((agent, i) => [tilde(sb, dirs[i]!), [`${agent} ${RESUME[agent]} '${ids[i]}'`]])));
+
+    const supervisor = Number.parseInt(await readFile(join(sb.env.FLEETCOM_RUNTIME_DIR!, 'lock'), 'utf8'), 10);
+    await sb.tmux('kill-server');
+    await waitFor(() => !processAlive(supervisor), { what: `the supervisor (pid ${supervisor}) to exit with its server` });
+
+    const fresh = await startFleet(sb);
+    const before = (await sb.agentStarts()).length;
+    const loaded = await fresh.cli('load', 'five');
+    expect(loaded.exitCode, loaded.stderr).toBe(0);
+    const starts = await startsAfter(sb, before, 5);
+    expect(starts.map((s) => [s.agent, s.cwd, s.argv.slice(0, 2)]).sort()).toEqual(
+      AGENTS.map((agent, i) => [agent, dirs[i], [RESUME[agent], ids[i]]]).sort(),
+    );
+    // Each goes on in its conversation: a second message lands in the same store entry.
+    const back = await fresh.ls();
+    for (const [i, agent] of AGENTS.entries()) {
+      const task = back.find((t) => t.cwd === dirs[i])!;
+      await talk(sb, task, agent, `${agent} goes on`);
+      await fresh.waitTask(task.id, (t) => t.conversationId === ids[i], `${agent} in conversation ${ids[i]}`);
+    }
+    const sessions = readSqliteTable(sb.env.OPENCODE_DB!, 'session');
+    expect(sessions.kind === 'rows' && sessions.rows.map((r) => r[0])).toEqual([ids[4]]);
+  });
+});

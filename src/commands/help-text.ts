@@ -1,0 +1,208 @@
+// What `--help` teaches beyond the declarations of register.ts: the group each command is
+// listed under in `fleetcom --help`, its one-line summary there, and the examples its own
+// `--help` ends with. One table, so a new command cannot be listed without them
+// (test/commands/help.test.ts fails on a visible command missing here).
+
+export const HELP_GROUPS = ['Fleet', 'Tasks', 'Sessions', 'Agents', 'Setup'] as const;
+export type HelpGroup = (typeof HELP_GROUPS)[number];
+
+export interface CommandHelp {
+  group: HelpGroup;
+  /** The line in `fleetcom --help`: at most 48 characters, one 80-column line beside the usage. */
+  summary: string;
+  /** Two or three `[command line, what it does]` pairs. */
+  examples: ReadonlyArray<readonly [string, string]>;
+}
+
+export const COMMAND_HELP: Readonly<Record<string, CommandHelp>> = {
+  up: {
+    group: 'Fleet',
+    summary: 'start the fleet (here, or in a new tmux session)',
+    examples: [
+      ['fleetcom up', 'inside tmux: this pane shows the dashboard'],
+      ['fleetcom up --headless work', "no dashboard; load the saved session 'work'"],
+      ['fleetcom up --detach --tmux-session agents', 'outside tmux: start it, attach later'],
+    ],
+  },
+  down: {
+    group: 'Fleet',
+    summary: 'stop every task and the supervisor',
+    examples: [
+      ['fleetcom save work && fleetcom down', 'keep a recipe, then stop everything'],
+      ['fleetcom down', 'stop every task, close the windows'],
+    ],
+  },
+  ls: {
+    group: 'Fleet',
+    summary: 'list tasks with their state and conversation ids',
+    examples: [
+      ['fleetcom ls', 'one line a task'],
+      ['fleetcom ls --json', 'one record a task, for scripts'],
+      ['fleetcom ls --all-hosts', 'this machine and every configured host'],
+    ],
+  },
+  run: {
+    group: 'Tasks',
+    summary: 'add a task to the running fleet',
+    examples: [
+      ['fleetcom run -- claude', 'an agent in a window of its own'],
+      ["fleetcom run --cwd ~/src/api --name api -- 'npm run dev'", 'a server, named'],
+      ['fleetcom run --group review -- codex', 'an agent in a custom group'],
+    ],
+  },
+  rerun: {
+    group: 'Tasks',
+    summary: 'rerun a task; an agent resumes its conversation',
+    examples: [
+      ['fleetcom rerun 3', 'task 3 again: claude --resume <its id>'],
+      ['fleetcom rerun --pane %12', 'the task in tmux pane %12'],
+    ],
+  },
+  kill: {
+    group: 'Tasks',
+    summary: 'stop a running task (SIGTERM, SIGKILL after 2 s)',
+    examples: [
+      ['fleetcom kill 3', 'task 3'],
+      ['fleetcom kill %12', 'the task in tmux pane %12'],
+    ],
+  },
+  rm: {
+    group: 'Tasks',
+    summary: 'kill a task, close its window, forget it',
+    examples: [
+      ['fleetcom rm 3', 'task 3'],
+      ['fleetcom rm @7', 'the task in tmux window @7'],
+    ],
+  },
+  rename: {
+    group: 'Tasks',
+    summary: "set a task's display name",
+    examples: [
+      ['fleetcom rename 3 reviewer', 'task 3 shows as reviewer'],
+      ["fleetcom rename 3 ''", 'back to its command'],
+    ],
+  },
+  group: {
+    group: 'Tasks',
+    summary: "set a task's custom group",
+    examples: [
+      ['fleetcom group 3 backend', "task 3 in the group 'backend'"],
+      ["fleetcom group 3 ''", 'no group'],
+    ],
+  },
+  tag: {
+    group: 'Tasks',
+    summary: 'toggle the "in use" tag of a task',
+    examples: [
+      ['fleetcom tag 3', 'tag task 3 (again: untag it)'],
+      ['fleetcom tag %12', 'the task in tmux pane %12'],
+    ],
+  },
+  save: {
+    group: 'Sessions',
+    summary: 'save the fleet as a recipe of resume commands',
+    examples: [
+      ['fleetcom save work', '~/.config/fleetcom/sessions/work.json'],
+      ['fleetcom save --output ./fleet.json', 'a file of your choice'],
+      ['fleetcom save work --all-hosts', "with every host's tasks (docs/hosts.md)"],
+    ],
+  },
+  load: {
+    group: 'Sessions',
+    summary: "start a saved session's tasks in the fleet",
+    examples: [
+      ['fleetcom load work', 'a saved session by name'],
+      ['fleetcom load ./fleet.json', 'a file; its hosts\' parts go to their hosts'],
+      ['fleetcom load --verbose work', 'every entry not started, one line each'],
+    ],
+  },
+  sessions: {
+    group: 'Sessions',
+    summary: 'list saved sessions and recovery snapshots',
+    examples: [
+      ['fleetcom sessions', 'newest first'],
+      ['fleetcom sessions --json', 'one document, for scripts'],
+    ],
+  },
+  recover: {
+    group: 'Sessions',
+    summary: "load a lost fleet's newest recovery snapshot",
+    examples: [
+      ['fleetcom recover', 'the newest unclosed snapshot'],
+      ['fleetcom recover 20261129-193005-4242', 'one that fleetcom sessions lists'],
+      ['fleetcom recover --json', 'what started and what did not, as JSON'],
+    ],
+  },
+  doctor: {
+    group: 'Sessions',
+    summary: 'check a saved session before starting it',
+    examples: [
+      ['fleetcom doctor work', "will 'work' resume what it says?"],
+      ['fleetcom doctor --verbose work', 'a row for every entry, not one per reason'],
+      ['fleetcom doctor --fix ./fleet.json', 'gone conversations start fresh (backup kept)'],
+    ],
+  },
+  next: {
+    group: 'Agents',
+    summary: 'go to the next task that needs you',
+    examples: [
+      ['fleetcom next', 'a permission first, then the longest waiting'],
+      ['fleetcom next --client /dev/pts/3', 'show it in that tmux client'],
+    ],
+  },
+  explain: {
+    group: 'Agents',
+    summary: 'how a command would be instrumented and resumed',
+    examples: [
+      ['fleetcom explain -- claude', 'what fleetcom adds, where the id comes from'],
+      ['fleetcom explain --json --id 019f5453-de22-7240-b2e5-0d32692aa6d9 -- codex', 'its resume command'],
+    ],
+  },
+  config: {
+    group: 'Setup',
+    summary: 'print the settings in effect, and their sources',
+    examples: [
+      ['fleetcom config', 'each setting, its value and its source'],
+      ['fleetcom config --json', 'one document'],
+    ],
+  },
+  hosts: {
+    group: 'Setup',
+    summary: 'check what each host needs to carry a fleet',
+    examples: [
+      ['fleetcom hosts check', 'ssh, fleetcom, tmux and the agents on each host'],
+      ['fleetcom hosts check --hosts gpu', 'just gpu (any command: fleetcom --host gpu …)'],
+    ],
+  },
+  keys: {
+    group: 'Setup',
+    summary: 'print tmux.conf lines for the bindings up makes',
+    examples: [
+      ['fleetcom keys', 'the lines for the rerun and next keys'],
+      ['fleetcom keys --rerun-key C-r >> ~/.tmux.conf', 'another key, kept in tmux.conf'],
+    ],
+  },
+  completion: {
+    group: 'Setup',
+    summary: 'print a completion script for bash, zsh or fish',
+    examples: [
+      ['source <(fleetcom completion bash)', 'in ~/.bashrc'],
+      ['source <(fleetcom completion zsh)', 'in ~/.zshrc, after compinit'],
+      ['fleetcom completion fish | source', 'in ~/.config/fish/config.fish'],
+    ],
+  },
+};
+
+/** Help is read in an 80-column terminal. */
+const COLUMNS = 80;
+
+/**
+ * An `Examples:` block: the command lines aligned, each followed by what it does, or by that
+ * on a line of its own where the two would not fit in 80 columns.
+ */
+export function examplesBlock(examples: CommandHelp['examples']): string {
+  const fits = ([line, what]: readonly [string, string], pad: number) => 2 + pad + 5 + what.length <= COLUMNS && line.length <= pad;
+  const pad = Math.max(0, ...examples.filter(([line, what]) => fits([line, what], line.length)).map(([line]) => line.length));
+  const rows = examples.map(([line, what]) => (fits([line, what], pad) ? `  ${line.padEnd(pad)}   # ${what}` : `  ${line}\n      # ${what}`));
+  return `Examples:\n${rows.join('\n')}`;
+}
