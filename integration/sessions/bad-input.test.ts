@@ -99,6 +99,13 @@ describe('bad input at scale', () => {
       const r = await fleet.cli(...args);
       expect(r, args.join(' ')).toMatchObject({ exitCode: 1, stdout: '', stderr: refusal });
     }
+    // A recipe on stdin (how a host gets its part) is cut off at the limit, not read to its end.
+    const flood = '{"version": 1, "name": "flood", "dirs": {}}'.padEnd(17 * 1024 * 1024, ' ');
+    for (const args of [['load', '-'], ['doctor', '-']]) {
+      const r = await runCli(args, { env: sb.env, cwd: sb.dir, input: flood });
+      expect(r.exitCode, args.join(' ')).toBe(1);
+      expect(r.stderr, args.join(' ')).toMatch(/^fleetcom: \(stdin\): too large for a session file \(\d+ bytes so far\); the limit is 16 MiB \(16777216 bytes\)\n$/);
+    }
     expect(await fleet.ls()).toEqual([]);
     const after = statSync(huge);
     expect([after.size, after.mtimeMs, after.blocks]).toEqual([before.size, before.mtimeMs, before.blocks]);
