@@ -1,7 +1,7 @@
 // The demo fleet's world, shared by `npm run demo` (demo.mjs) and the README's picture
 // (scripts/docs-screenshot.mjs): every home and runtime dir inside `dir`, the fake agents of
 // integration/fixtures/bin first on PATH, and no inherited TMUX — so nothing you own (your
-// tmux server, ~/.claude, ~/.codex) is touched.
+// tmux server, ~/.claude, ~/.codex, ~/.gemini, opencode's database) is touched.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -32,6 +32,8 @@ export function demoEnv(dir, base = process.env) {
     CLAUDE_CONFIG_DIR: join(home, '.claude'),
     CODEX_HOME: join(home, '.codex'),
     GROK_HOME: join(home, '.grok'),
+    GEMINI_CLI_HOME: home,
+    XDG_DATA_HOME: join(home, '.local', 'share'),
     PATH: `${join(repo, 'integration', 'fixtures', 'bin')}:${base.PATH ?? ''}`,
     SHELL: '/bin/sh',
     // The fake claude thinks for 3 s, so a message shows it working before it waits for you.

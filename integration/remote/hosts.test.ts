@@ -6,6 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HARNESS_NAMES } from '../../src/harness/names.js';
 import { socketHolder } from '../../src/remote/control-socket.js';
 import { processAlive } from '../helpers/sandbox.js';
 import { waitFor } from '../helpers/wait-for.js';
@@ -78,7 +79,7 @@ describe.skipIf(hostsUnavailable !== null)('fleets on several hosts', () => {
     const report = JSON.parse(r.stdout) as Array<{ host: string; ok: boolean; facts: { tmux: { version: string }; agents: Record<string, string | null>; fleet: string }; missing: string[] }>;
     expect(report.map((h) => [h.host, h.ok, h.facts.fleet, h.missing])).toEqual([['alpha', true, 'running', []], ['beta', true, 'running', []]]);
     expect(report[0]!.facts.tmux.version).toMatch(/^tmux \d/);
-    expect(Object.keys(report[0]!.facts.agents)).toEqual(['claude', 'codex', 'grok']);
+    expect(Object.keys(report[0]!.facts.agents), 'every agent fleetcom knows').toEqual([...HARNESS_NAMES]);
     const none = await w.cli(['hosts', 'check', '--hosts', 'alpha'], { env: { FLEETCOM_REMOTE_COMMAND: 'fleetcom-not-installed' } });
     expect(none.exitCode).toBe(1);
     expect(none.stdout).toMatch(/^alpha: fleetcom-not-installed was not found there \(.*not found\); install fleetcom on alpha/m);
