@@ -1,8 +1,11 @@
 // Latency from a capture-file write to the watcher's event, end to end: the real watcher on a
 // real namespace, the real resume core resolving each write (claude: payload + transcript
 // check; codex: appended line + rollout lookup). Baseline: a plain fs.watch on the same
-// directory, timed on the same writes (the operating system's floor).
-import { appendFileSync, mkdirSync, mkdtempSync, rmSync, watch, writeFileSync } from 'node:fs';
+// directory that reads the written file, parses its last line and looks once at the store
+// (claude: the transcript's stat; codex: the day folder's names), timed on the same writes:
+// the least any watcher must do to see the id (the event alone, ~0.1 ms, was a floor too thin
+// to take a ratio to).
+import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, watch, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -11,7 +14,13 @@ import { claudeSlug, utcDateFolders } from '../dist/harness/index.js';
 
 const FULL = { samples: 200, warmup: 10 };
 const SMOKE = { samples: 5, warmup: 1 };
-const TARGET_MS = 50;
+// The goal was 50 ms on the quiet machine, where the latency was 1.5–1.7 ms and this floor
+// ~0.3 ms (not recorded then; estimated from its work: one event, one small read and parse, one
+// readdir or stat): fleetcom at ~5 floors. 50 ms itself would be ~170 floors and let a watcher
+// that debounces or polls every 10–20 ms pass; its intent was that the watcher adds no wait of
+// its own, so the goal is 40 floors, which such a watcher (10 ms ≈ 35 floors more) misses.
+// Not derived from a loaded run: at load 22–26, codex's write went to 13–45 floors.
+const RATIO = 40;
 const TIMEOUT_MS = 5000;
 const CWD = '/w/bench';
 
@@ -66,12 +75,25 @@ async function measure(tmp, { samples: SAMPLES, warmup: WARMUP }) {
   });
   let rawAt = null;
   let rawName = null;
+  let rawTask = null;
+  // The floor: the event, the written file read and its last line parsed, and the one look at
+  // the store that the id needs (claude: its transcript; codex: the day's rollout names).
   const floor = watch(ns.dir, (_event, name) => {
-    if (rawAt === null && name === rawName) rawAt = performance.now();
+    if (rawAt !== null || name !== rawName) return;
+    try {
+      const lines = readFileSync(join(ns.dir, name), 'utf8').split('\n').filter(Boolean);
+      const record = JSON.parse(lines.at(-1) ?? '');
+      if (rawTask === codexTask) readdirSync(day);
+      else statSync(join(transcripts, `${record.session_id}.jsonl`));
+      rawAt = performance.now();
+    } catch {
+      // written in part so far: the next event sees the rest
+    }
   });
 
   const timeOne = async (taskId, id, doWrite) => {
     rawAt = null;
+    rawTask = taskId;
     rawName = `task-${taskId}-1.json`;
     const seen = new Promise((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`no event for task ${taskId} within ${TIMEOUT_MS} ms`)), TIMEOUT_MS);
@@ -94,8 +116,7 @@ async function measure(tmp, { samples: SAMPLES, warmup: WARMUP }) {
         floors.push(f);
       }
     }
-    const sorted = [...floors].sort((a, b) => a - b);
-    return { figure: label, unit: 'ms', samples: latencies, baseline: sorted[Math.floor(sorted.length / 2)], target: TARGET_MS };
+    return { figure: label, unit: 'ms', samples: latencies, baseline: floors, target: { ratio: RATIO } };
   };
 
   const payload = (id) => JSON.stringify({ session_id: id, cwd: CWD, hook_event_name: 'SessionStart', source: 'startup' });

@@ -1,11 +1,13 @@
 // CLI cold start: wall time from spawning `node dist/cli.js …` to its exit, for `--version`
 // (no fleet needed) and `ls --json` (against a running headless fleet of 10 plain tasks on a
-// private tmux server), against `node -e 0` (the floor of any Node CLI). The three are
-// interleaved so that the machine's noise hits them alike.
+// private tmux server), against `node -e 0` (the floor of any Node CLI), all three in the
+// world's environment. The three are interleaved so that the machine's noise hits them alike.
 import { writeFileSync } from 'node:fs';
-import { createWorld, recipeText, runTimed } from './lib/world.mjs';
+import { nodeStart } from './lib/baselines.mjs';
+import { createWorld, recipeText } from './lib/world.mjs';
 
-const OVER_MS = 30;
+// The goal was `node -e 0` + 30 ms where node started in 22 ms (quiet): (22 + 30) / 22.
+const RATIO = 2.3;
 
 export async function run({ smoke = false } = {}) {
   const [TRIALS, WARMUP] = smoke ? [3, 1] : [15, 2];
@@ -24,7 +26,7 @@ export async function run({ smoke = false } = {}) {
       return r.ms;
     };
     for (let i = 0; i < WARMUP + TRIALS; i++) {
-      const b = checked(await runTimed(process.execPath, ['-e', '0'], { env: w.env, cwd: w.dir }), 'node -e 0');
+      const b = await nodeStart(w);
       const v = checked(await w.cli(['--version']), 'fleetcom --version');
       const l = await w.cli(['ls', '--json']);
       checked(l, 'fleetcom ls --json');
@@ -35,8 +37,8 @@ export async function run({ smoke = false } = {}) {
       ls.push(l.ms);
     }
     return [
-      { figure: 'cold start: fleetcom --version', unit: 'ms', samples: version, baseline: base, target: { over: OVER_MS }, note: 'baseline: node -e 0' },
-      { figure: 'cold start: fleetcom ls --json (10 tasks)', unit: 'ms', samples: ls, baseline: base, target: { over: OVER_MS } },
+      { figure: 'cold start: fleetcom --version', unit: 'ms', samples: version, baseline: base, target: { ratio: RATIO }, note: 'baseline: node -e 0' },
+      { figure: 'cold start: fleetcom ls --json (10 tasks)', unit: 'ms', samples: ls, baseline: base, target: { ratio: RATIO }, note: 'baseline: node -e 0' },
     ];
   } finally {
     await w.close();

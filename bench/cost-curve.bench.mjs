@@ -4,12 +4,17 @@
 //   ls:       `fleetcom ls --json`, process start to exit (records counted);
 //   save:     `fleetcom save --output FILE`, process start to exit (entries counted);
 //   exit→id:  a claude stand-in exits beside the N tasks → the supervisor logs its exit hint;
-//   idle CPU: the supervisor and every tmux client it starts, % of one core, while N idle;
+//   idle CPU: the supervisor and every tmux client it starts, CPU ms a second, while N idle;
 //   RSS:      the supervisor's VmRSS meanwhile;
 //   redraw:   one dashboard frame of N rows (dist/dashboard/view.js render, in process, 160×48).
-// Each figure names its task count. Then, per measure, the cost per task at each size and the
-// growth from the middle size M to the largest L: the marginal cost per task between them,
-// (cost(L) − cost(M)) / (L − M), over the average cost per task at M, cost(M) / M. A cost that
+// Each figure names its task count and has the baseline of its kind, measured in the same world
+// (bench/lib/baselines.mjs): `node -e 0` for load, ls and save; one tmux client call for
+// exit → id; the calibration (CPU ms of one tmux client call made by Node) for idle CPU; an
+// idle Node's VmRSS for RSS; and for the redraw, the plain text of the same N rows cut to the
+// screen (160 × 48), the least a frame of them costs. Then, per measure, the cost per task at
+// each size and the growth from the middle size M to the largest L: the marginal cost per task
+// between them, (cost(L) − cost(M)) / (L − M), over its baseline, the average cost per task at
+// M, cost(M) / M. A cost that
 // is linear with a fixed part gives ≤ 1 (the fixed part makes the average the larger); one
 // that grows faster than linearly gives more, and over 1.5 it is flagged (a FAIL verdict).
 // Comparing with M's average rather than the marginal cost below M keeps one noisy small
@@ -19,12 +24,13 @@ import { writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { render } from '../dist/dashboard/view.js';
 import { initialUi } from '../dist/dashboard/model.js';
+import { calibrate, idleNodeRss, nodeStart, tmuxCall } from './lib/baselines.mjs';
 import { timedExit } from './lib/exit.mjs';
 import { rssMb, TICKS_PER_S, treeTicks } from './lib/proc.mjs';
 import { createWorld, recipeText, sleep } from './lib/world.mjs';
 
-const FULL = { sizes: [10, 100, 500], trials: 3, exits: 3, idleS: 5, settleMs: 2_000, redraws: 20 };
-const SMOKE = { sizes: [5, 10], trials: 1, exits: 1, idleS: 1, settleMs: 300, redraws: 3 };
+const FULL = { sizes: [10, 100, 500], trials: 3, exits: 3, idleS: 5, settleMs: 2_000, redraws: 20, calls: 40 };
+const SMOKE = { sizes: [5, 10], trials: 1, exits: 1, idleS: 1, settleMs: 300, redraws: 3, calls: 5 };
 const SUPER_LINEAR = 1.5;
 
 const checked = (r, what) => {
@@ -32,7 +38,26 @@ const checked = (r, what) => {
   return r;
 };
 
+/** The baselines of one world, before its fleet starts: `trials` samples of each. */
+async function baselines(w, size) {
+  const base = { node: [], tmux: [], calibration: [], rss: [] };
+  for (let i = 0; i < size.trials; i++) {
+    base.node.push(await nodeStart(w));
+    base.tmux.push(await tmuxCall(w));
+    base.calibration.push(await calibrate(w, size.calls));
+  }
+  base.rss.push(await idleNodeRss(w));
+  return base;
+}
+
+/** The least a frame of `rows` costs: each row's plain text cut to the width, the screen's rows joined. */
+function plainFrame(rows, width, height) {
+  const lines = rows.map((r) => `${r.id} ${r.state} ${r.label} ${r.cwd} ${r.line}`.padEnd(width).slice(0, width));
+  return lines.slice(0, height).join('\n');
+}
+
 async function atSize(w, n, size) {
+  const base = await baselines(w, size);
   const fleet = await w.startFleet({ name: `n${n}` });
   const file = w.path(`tasks-${n}.json`);
   writeFileSync(file, recipeText(`tasks-${n}`, w.path('work'), Array.from({ length: n }, (_, i) => `sleep ${100000 + i}`)));
@@ -55,16 +80,21 @@ async function atSize(w, n, size) {
     await sleep(began + (s + 1) * 1000 - Date.now());
     figures.rss.push(rssMb(fleet.pid));
   }
-  figures.cpu.push(((treeTicks(fleet.pid) - t0) / TICKS_PER_S / ((Date.now() - began) / 1000)) * 100);
+  figures.cpu.push(((treeTicks(fleet.pid) - t0) / TICKS_PER_S / ((Date.now() - began) / 1000)) * 1000);
   for (let i = 0; i < size.exits; i++) figures.exit.push(await timedExit(w, fleet, `${n}-${i}`));
   const rows = Array.from({ length: n }, (_, i) => row(i + 1, w.path('work')));
+  const plain = [];
   for (let i = 0; i < size.redraws; i++) {
-    const start = performance.now();
+    let start = performance.now();
     render({ rows, ui: initialUi, home: w.path('home'), width: 160, height: 48 });
     figures.redraw.push(performance.now() - start);
+    start = performance.now();
+    plainFrame(rows, 160, 48);
+    plain.push(performance.now() - start);
   }
   await w.stopFleet(fleet);
-  return figures;
+  const baseline = { load: base.node, ls: base.node, save: base.node, exit: base.tmux, cpu: base.calibration, rss: base.rss, redraw: plain };
+  return { figures, baseline };
 }
 
 function row(id, cwd) {
@@ -76,13 +106,13 @@ function row(id, cwd) {
 }
 
 const MEASURES = [
-  ['load', 'fleetcom load', 'ms'],
-  ['ls', 'fleetcom ls --json', 'ms'],
-  ['save', 'fleetcom save', 'ms'],
-  ['exit', 'exit -> id', 'ms'],
-  ['cpu', 'idle CPU (supervisor + its tmux clients)', '% core'],
-  ['rss', 'idle RSS (supervisor)', 'MB'],
-  ['redraw', 'one dashboard redraw', 'ms'],
+  ['load', 'fleetcom load', 'ms', 'node -e 0'],
+  ['ls', 'fleetcom ls --json', 'ms', 'node -e 0'],
+  ['save', 'fleetcom save', 'ms', 'node -e 0'],
+  ['exit', 'exit -> id', 'ms', 'one tmux client call'],
+  ['cpu', 'idle CPU (supervisor + its tmux clients)', 'cpu ms/s', 'CPU ms of one tmux client call made by Node (calibration)'],
+  ['rss', 'idle RSS (supervisor)', 'MB', 'an idle node'],
+  ['redraw', 'one dashboard redraw', 'ms', 'the plain text of the rows cut to 160 x 48'],
 ];
 
 export async function run({ smoke = false } = {}) {
@@ -97,17 +127,22 @@ export async function run({ smoke = false } = {}) {
     }
   }
   const results = [];
-  for (const [key, label, unit] of MEASURES) {
-    for (const n of size.sizes) results.push({ figure: `curve: ${label} (${n} tasks)`, unit, samples: bySize.get(n)[key], baseline: null, target: null });
-    const cost = (n) => Math.min(...bySize.get(n)[key]);
+  for (const [key, label, unit, baseline] of MEASURES) {
+    for (const n of size.sizes) {
+      const { figures, baseline: base } = bySize.get(n);
+      results.push({ figure: `curve: ${label} (${n} tasks)`, unit, samples: figures[key], baseline: base[key], target: null, note: n === size.sizes[0] ? `baseline: ${baseline}` : undefined });
+    }
+    const cost = (n) => Math.min(...bySize.get(n).figures[key]);
     const [mid, large] = size.sizes.slice(-2);
     const marginal = (cost(large) - cost(mid)) / (large - mid);
-    const average = cost(mid) / mid;
+    // Idle CPU is counted in ticks (10 ms): at the middle size it can read 0, and then the
+    // average is taken as one tick's worth, the least the measure can tell from none.
+    const resolution = key === 'cpu' ? 1000 / TICKS_PER_S / size.idleS : 0;
+    const average = Math.max(cost(mid), resolution) / mid;
     results.push({
-      // Nothing measurable at the middle size (idle CPU of a small fleet can read 0): no growth to speak of.
-      figure: `curve: ${label}, growth ${mid} -> ${large} tasks`, unit: 'x', samples: [average > 0 ? Math.max(0, marginal) / average : 0], baseline: null,
-      target: { max: SUPER_LINEAR },
-      note: `per task: ${size.sizes.map((n) => `${n}: ${(cost(n) / n).toPrecision(3)}`).join(', ')} ${unit}; marginal ${mid} -> ${large}: ${marginal.toPrecision(3)} ${unit}; over ${SUPER_LINEAR} means faster than linear`,
+      figure: `curve: ${label}, growth ${mid} -> ${large} tasks`, unit: `${unit}/task`, samples: [Math.max(0, marginal)], baseline: average,
+      target: { ratio: SUPER_LINEAR },
+      note: `baseline: the average per task at ${mid}; per task: ${size.sizes.map((n) => `${n}: ${(cost(n) / n).toPrecision(3)}`).join(', ')} ${unit}; marginal ${mid} -> ${large}: ${marginal.toPrecision(3)} ${unit}; over ${SUPER_LINEAR} means faster than linear`,
     });
   }
   return results;

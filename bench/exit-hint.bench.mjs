@@ -6,8 +6,11 @@
 import { readMs, timedExit } from './lib/exit.mjs';
 import { createWorld, waitFor } from './lib/world.mjs';
 
-const OVER_MS = 20;
-const P95_MS = 100;
+// The goals were the hook + 20 ms for the median and 100 ms for the p95, where the hook took
+// ~5 ms (quiet; it is one to two tmux client calls' time here, and a call took 3.5 ms there):
+// (5 + 20) / 5, and 100 / 5.
+const RATIO = 5;
+const P95_RATIO = 20;
 
 export async function run({ smoke = false } = {}) {
   // tmux 3.3a misses about one exit in twelve: enough trials that the p95 sees such misses.
@@ -42,11 +45,11 @@ export async function run({ smoke = false } = {}) {
       samples.push(await timedExit(w, fleet, i));
     }
     return [{
-      figure: 'exit -> supervisor has the exit hint id', unit: 'ms', samples, baseline: base, target: { over: OVER_MS },
+      figure: 'exit -> supervisor has the exit hint id', unit: 'ms', samples, baseline: base, target: { ratio: RATIO },
       note: `baseline: tmux's own pane-died hook recording the time (run-shell date); ${missed} of ${TRIALS} baseline trial(s) left out where tmux 3.3a missed the SIGCHLD`,
     }, {
-      figure: 'exit -> supervisor has the exit hint id, p95', unit: 'ms', samples, baseline: null, target: { p95: P95_MS },
-      note: 'the same trials: the exits tmux misses count here',
+      figure: 'exit -> supervisor has the exit hint id, p95', unit: 'ms', samples, baseline: base, target: { ratio: P95_RATIO, of: 'p95' },
+      note: "the same trials, their p95 over the hook's median: the exits tmux misses count here",
     }];
   } finally {
     await w.close();

@@ -8,7 +8,8 @@ import { createWorld, recipeText } from './lib/world.mjs';
 // Smoke: a smaller fleet, so that CI's smoke run stays under a minute.
 let TASKS = 200;
 let AGENTS = 20;
-const OVER_MS = 60;
+// The goal was `--version` + 60 ms where `--version` took 41 ms (quiet): (41 + 60) / 41.
+const RATIO = 2.4;
 
 export async function run({ smoke = false } = {}) {
   const [TRIALS, WARMUP] = smoke ? [2, 0] : [10, 1];
@@ -37,7 +38,7 @@ export async function run({ smoke = false } = {}) {
       save.push(s.ms);
     }
     return [{
-      figure: `fleetcom save (${TASKS} tasks)`, unit: 'ms', samples: save, baseline: base, target: { over: OVER_MS },
+      figure: `fleetcom save (${TASKS} tasks)`, unit: 'ms', samples: save, baseline: base, target: { ratio: RATIO },
       note: 'baseline: fleetcom --version; process start to exit, which follows the rename',
     }];
   } finally {

@@ -2,18 +2,27 @@
 // supervisor's pane is a tmux pane, so `up` without --headless draws it there):
 //   CPU: the supervisor's own user+system time plus that of every child it started — the tmux
 //        clients it ran and waited for (cutime/cstime in /proc/<pid>/stat) and those still
-//        running (its waiting `tmux wait-for`, via /proc/<pid>/task/*/children) — in % of one
-//        core, one sample per 5 s window, judged on their mean (the 30 s average);
-//   RSS: VmRSS of the supervisor, sampled every second.
+//        running (its waiting `tmux wait-for`, via /proc/<pid>/task/*/children) — in CPU ms a
+//        second, one sample per 5 s window, judged on their mean (the 30 s average), against
+//        the calibration (bench/lib/baselines.mjs): the CPU ms of one tmux client call made
+//        by Node, measured in the same run. The ratio is "tmux calls' worth of CPU a second".
+//   RSS: VmRSS of the supervisor, sampled every second, against an idle Node's.
 // The tmux server's own CPU over the same time is given in the note (it is tmux's, not ours).
 import { writeFileSync } from 'node:fs';
+import { calibrate, idleNodeRss } from './lib/baselines.mjs';
 import { rssMb, statTicks, TICKS_PER_S as TICK, treeTicks } from './lib/proc.mjs';
 import { createWorld, recipeText, sleep } from './lib/world.mjs';
 
+// The goal was 1 % of a core (10 CPU ms a second) where one tmux client call from Node took
+// ~3.5 ms (quiet): 10 / 3.5, so about three calls' worth a second.
+const CPU_RATIO = 2.9;
+// The goal was 100 MB where an idle Node 20 takes ~40 MB (memory does not scale with speed).
+const RSS_RATIO = 2.5;
+
 // Smoke: a smaller fleet, so that CI's smoke run stays under a minute.
 let TASKS = 50;
-const FULL = { windowS: 5, windows: 6, settleMs: 3_000 };
-const SMOKE = { windowS: 1, windows: 2, settleMs: 500 };
+const FULL = { windowS: 5, windows: 6, settleMs: 3_000, calibrations: 5, calls: 40, nodes: 3 };
+const SMOKE = { windowS: 1, windows: 2, settleMs: 500, calibrations: 1, calls: 5, nodes: 1 };
 
 async function measure(w, headless, { windowS: WINDOW_S, windows: WINDOWS, settleMs: SETTLE_MS }) {
   const fleet = await w.startFleet({ name: headless ? 'headless' : 'dashboard', headless });
@@ -34,11 +43,11 @@ async function measure(w, headless, { windowS: WINDOW_S, windows: WINDOWS, settl
       await sleep(began + (s + 1) * 1000 - Date.now());
       rss.push(rssMb(fleet.pid));
     }
-    cpu.push(((treeTicks(fleet.pid) - start) / TICK / ((Date.now() - began) / 1000)) * 100);
+    cpu.push(((treeTicks(fleet.pid) - start) / TICK / ((Date.now() - began) / 1000)) * 1000);
   }
   const seconds = WINDOW_S * WINDOWS;
-  const total = ((treeTicks(fleet.pid) - t0) / TICK / seconds) * 100;
-  const server = ((statTicks(serverPid, false) - server0) / TICK / seconds) * 100;
+  const total = ((treeTicks(fleet.pid) - t0) / TICK / seconds) * 1000;
+  const server = ((statTicks(serverPid, false) - server0) / TICK / seconds) * 1000;
   await w.stopFleet(fleet);
   return { cpu, rss, total, server };
 }
@@ -49,16 +58,23 @@ export async function run({ smoke = false } = {}) {
   const { windowS: WINDOW_S, windows: WINDOWS } = size;
   const w = await createWorld();
   try {
+    // The baselines first, on the world's server before any fleet: the same work every run.
+    const calibration = [];
+    for (let i = 0; i < size.calibrations; i++) calibration.push(await calibrate(w, size.calls));
+    const nodeRss = [];
+    for (let i = 0; i < size.nodes; i++) nodeRss.push(await idleNodeRss(w));
     const headless = await measure(w, true, size);
     const dashboard = await measure(w, false, size);
-    const pct = (v) => `${v.toFixed(2)} %`;
+    const pct = (msPerS) => `${(msPerS / 10).toFixed(2)} % of a core`;
+    const cal = `baseline: CPU ms of one tmux client call made by Node (calibration, ${size.calibrations} x ${size.calls} calls)`;
     return [
-      { figure: `supervisor CPU, ${TASKS} idle tasks, headless`, unit: '% core', samples: headless.cpu, baseline: null, target: { mean: 1 },
-        note: `${WINDOWS} windows of ${WINDOW_S} s; whole ${WINDOW_S * WINDOWS} s: ${pct(headless.total)}; the tmux server meanwhile: ${pct(headless.server)}` },
-      { figure: `supervisor CPU, ${TASKS} idle tasks, dashboard`, unit: '% core', samples: dashboard.cpu, baseline: null, target: { mean: 1 },
+      { figure: `supervisor CPU, ${TASKS} idle tasks, headless`, unit: 'cpu ms/s', samples: headless.cpu, baseline: calibration, target: { ratio: CPU_RATIO, of: 'mean' },
+        note: `${cal}; ${WINDOWS} windows of ${WINDOW_S} s; whole ${WINDOW_S * WINDOWS} s: ${pct(headless.total)}; the tmux server meanwhile: ${pct(headless.server)}` },
+      { figure: `supervisor CPU, ${TASKS} idle tasks, dashboard`, unit: 'cpu ms/s', samples: dashboard.cpu, baseline: calibration, target: { ratio: CPU_RATIO, of: 'mean' },
         note: `whole ${WINDOW_S * WINDOWS} s: ${pct(dashboard.total)}; the tmux server meanwhile: ${pct(dashboard.server)}` },
-      { figure: `supervisor RSS, ${TASKS} idle tasks, headless`, unit: 'MB', samples: headless.rss, baseline: null, target: { max: 100 } },
-      { figure: `supervisor RSS, ${TASKS} idle tasks, dashboard`, unit: 'MB', samples: dashboard.rss, baseline: null, target: { max: 100 } },
+      { figure: `supervisor RSS, ${TASKS} idle tasks, headless`, unit: 'MB', samples: headless.rss, baseline: nodeRss, target: { ratio: RSS_RATIO, of: 'max' },
+        note: 'baseline: VmRSS of an idle node (setInterval only)' },
+      { figure: `supervisor RSS, ${TASKS} idle tasks, dashboard`, unit: 'MB', samples: dashboard.rss, baseline: nodeRss, target: { ratio: RSS_RATIO, of: 'max' } },
     ];
   } finally {
     await w.close();

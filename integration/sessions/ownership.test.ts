@@ -86,7 +86,7 @@ describe('a conversation open elsewhere', () => {
     const again = await fleet.cli('load', join(sb.dir, 'twice.json'));
     expect(again.exitCode, again.stderr).toBe(0);
     const skipped = again.stderr.split('\n').filter((l) => l.startsWith('skipped: '));
-    expect(skipped).toEqual([`skipped: 2 conversations are already open in this fleet (tasks ${one.id}, ${two.id}); not started again — was this recipe loaded twice?`]);
+    expect(skipped).toEqual([expect.stringMatching(/^skipped: 2 task\(s\): its conversation is already open in this fleet; not started again \(was this recipe loaded twice\?\): .*: claude --resume '.+', .*: claude --resume '.+'$/)]);
     expect(again.stderr).toContain("loaded 'twice': 1 task(s)");
     expect((await fleet.ls()).map((t) => t.command)).toEqual(['claude', 'claude', 'sleep 600']);
   });

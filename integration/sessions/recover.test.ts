@@ -86,7 +86,7 @@ describe('fleetcom recover', () => {
     // now: a second recover starts none of them again, and says so in one line.
     const named = await fresh.cli('recover', snapshot!.replace(/\.json$/, ''));
     expect(named.exitCode).toBe(0);
-    expect(named.stderr).toMatch(/skipped: 4 conversations are already open in this fleet \(tasks \d+, \d+, \d+, \d+\); not started again/);
+    expect(named.stderr).toMatch(/skipped: 4 task\(s\): its conversation is already open in this fleet; not started again/);
     expect(named.stderr).toContain(': 0 task(s)');
     expect(await fresh.ls()).toHaveLength(4);
   });

@@ -1,4 +1,4 @@
-// `fleetcom doctor [SESSION | --fleet] [--json] [--fix]`: checks every entry of a saved session
+// `fleetcom doctor [SESSION | --fleet] [--json | --verbose] [--fix]`: checks every entry of a saved session
 // (or every task of the running fleet) without starting anything; exit 1 when any entry would
 // fail. --fix starts unresumable entries fresh (the bare agent command) and points an entry
 // naming a child's conversation (a codex subagent thread) at the user conversation at its
@@ -22,6 +22,8 @@ export interface DoctorOptions {
   fleet?: boolean;
   json?: boolean;
   fix?: boolean;
+  /** Every entry its own row: without it, entries failing for the same reason are summed up past the first few. */
+  verbose?: boolean;
 }
 
 /** The `--json` document. */
@@ -49,8 +51,9 @@ export async function runDoctor(session: string | undefined, opts: DoctorOptions
     fixCommand: opts.fleet ? 'a save' : `fleetcom doctor --fix ${session ?? ''}`.trim(),
   };
   const report = opts.fleet ? await doctorFleet(tasks, context, deps) : await doctorSession(session ?? '', opts.fix === true, context, deps);
-  deps.stdout.write(opts.json ? `${JSON.stringify(report, null, 2)}\n` : formatDoctorTable(report.entries));
-  if (!opts.json) for (const host of report.hosts ?? []) deps.stdout.write(`\nhost ${host.host}:\n${host.error ?? formatDoctorTable(host.report?.entries ?? [])}\n`);
+  const verbose = opts.verbose === true;
+  deps.stdout.write(opts.json ? `${JSON.stringify(report, null, 2)}\n` : formatDoctorTable(report.entries, verbose));
+  if (!opts.json) for (const host of report.hosts ?? []) deps.stdout.write(`\nhost ${host.host}:\n${host.error ?? formatDoctorTable(host.report?.entries ?? [], verbose)}\n`);
   for (const fix of report.fixed) deps.stderr.write(`fixed ${fix.dir}: ${fix.from} → ${fix.to}\n`);
   if (report.backup !== null) deps.stderr.write(`the file before: ${report.backup}\n`);
   const ok = report.entries.length - report.failed;
@@ -90,9 +93,10 @@ async function doctorSession(arg: string, fix: boolean, context: DoctorContext, 
   const entries: EntryReport[] = [];
   for (const [dir, list] of recipe.dirs) {
     for (const entry of list) {
+      // The caller's environment is shared by every entry without agent homes of its own (300 000 copies cost seconds).
       const check: EntryToCheck = {
         dir, cwd: expandDir(dir, home, deps.cwd), command: entry.cmd, name: entry.name,
-        env: { ...env, ...expandHomes(entry.env ?? {}, home) },
+        env: entry.env === undefined ? env : { ...env, ...expandHomes(entry.env, home) },
       };
       entries.push(checkEntry(check, context));
     }

@@ -113,6 +113,7 @@ export const COMMAND_HELP: Readonly<Record<string, CommandHelp>> = {
     examples: [
       ['fleetcom load work', 'a saved session by name'],
       ['fleetcom load ./fleet.json', 'a file; its hosts\' parts go to their hosts'],
+      ['fleetcom load --verbose work', 'every entry not started, one line each'],
     ],
   },
   sessions: {
@@ -129,6 +130,7 @@ export const COMMAND_HELP: Readonly<Record<string, CommandHelp>> = {
     examples: [
       ['fleetcom recover', 'the newest unclosed snapshot'],
       ['fleetcom recover 20261129-193005-4242', 'one that fleetcom sessions lists'],
+      ['fleetcom recover --json', 'what started and what did not, as JSON'],
     ],
   },
   doctor: {
@@ -136,8 +138,8 @@ export const COMMAND_HELP: Readonly<Record<string, CommandHelp>> = {
     summary: 'check a saved session before starting it',
     examples: [
       ['fleetcom doctor work', "will 'work' resume what it says?"],
+      ['fleetcom doctor --verbose work', 'a row for every entry, not one per reason'],
       ['fleetcom doctor --fix ./fleet.json', 'gone conversations start fresh (backup kept)'],
-      ['fleetcom doctor --fleet --json', "the running fleet's tasks, as JSON"],
     ],
   },
   adopt: {

@@ -20,11 +20,11 @@ interface HostLoad {
 }
 
 /** Loads every host's part; returns how many hosts failed (each reported on stderr). */
-export async function loadOnHosts(name: string, hosts: HostDirs, deps: Deps): Promise<number> {
+export async function loadOnHosts(name: string, hosts: HostDirs, deps: Deps, loadArgs: readonly string[] = []): Promise<number> {
   const { link, timeoutMs } = hostSettings(deps);
   const interactive = canPrompt();
   const opts: CallOptions = { deadlineMs: null, batch: !interactive, connectTimeoutSeconds: timeoutMs / 1000 };
-  const jobs = [...hosts].map(([host, dirs]) => () => loadOn(link, host, hostRecipeText(name, dirs), opts));
+  const jobs = [...hosts].map(([host, dirs]) => () => loadOn(link, host, hostRecipeText(name, dirs), opts, loadArgs));
   const results: HostLoad[] = [];
   if (interactive) for (const job of jobs) results.push(await job());
   else results.push(...(await Promise.all(jobs.map((job) => job()))));
@@ -32,9 +32,9 @@ export async function loadOnHosts(name: string, hosts: HostDirs, deps: Deps): Pr
   return results.filter((r) => !r.ok).length;
 }
 
-async function loadOn(link: HostLink, host: string, text: string, opts: CallOptions): Promise<HostLoad> {
+async function loadOn(link: HostLink, host: string, text: string, opts: CallOptions, loadArgs: readonly string[]): Promise<HostLoad> {
   const lines: string[] = [];
-  const load = () => callHost(link, host, ['load', '-'], { ...opts, input: text });
+  const load = () => callHost(link, host, ['load', ...loadArgs, '-'], { ...opts, input: text });
   let call = await load();
   if (call.failure === null && call.run.code === NO_FLEET) {
     const up = await callHost(link, host, ['up', '--detach'], opts);

@@ -137,7 +137,9 @@ export function registerCommands(program: Command, deps: Deps, dispatch: Dispatc
     .command('load')
     .description("spawn a saved session's tasks into the running fleet, with this shell's environment")
     .argument('<session>', 'a session name, or a path (/…, ./…, ../…, ~…, ….json), or - for stdin')
-    .action((session: string) => dispatch(async () => (await load()).runLoad(session, deps)));
+    .option('--verbose', 'one line per entry not started, instead of one line per reason with its count and first entries')
+    .option('--json', 'print one JSON document: the tasks started and every entry not started, with why')
+    .action((session: string, opts) => dispatch(async () => (await load()).runLoad(session, opts, deps)));
 
   program
     .command('sessions')
@@ -149,7 +151,9 @@ export function registerCommands(program: Command, deps: Deps, dispatch: Dispatc
     .command('recover')
     .description('load the newest recovery snapshot not written by the running fleet (or the one named)')
     .argument('[snapshot]', 'a snapshot as listed by fleetcom sessions, or a path')
-    .action((snapshot: string | undefined) => dispatch(async () => (await load()).runRecover(snapshot, deps)));
+    .option('--verbose', 'one line per entry not started, instead of one line per reason with its count and first entries')
+    .option('--json', 'print one JSON document: the tasks started and every entry not started, with why')
+    .action((snapshot: string | undefined, opts) => dispatch(async () => (await load()).runRecover(snapshot, opts, deps)));
 
   program
     .command('doctor')
@@ -158,6 +162,7 @@ export function registerCommands(program: Command, deps: Deps, dispatch: Dispatc
     .option('--fleet', "check the running fleet's tasks instead")
     .option('--json', 'print one JSON document')
     .option('--fix', 'rewrite entries whose conversation cannot be resumed to the bare agent command, and those naming a codex subagent thread to its root (a backup is kept beside the file)')
+    .option('--verbose', 'a row for every entry, instead of the first few of those failing for the same reason and their count')
     .action((session: string | undefined, opts) => dispatch(async () => (await doctor()).runDoctor(session, opts, deps)));
 
   program

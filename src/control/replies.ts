@@ -89,6 +89,10 @@ export type AgentPaneView = Checked<typeof agentPaneCheck>;
 const recipeTaskCheck = object({ cwd: str, cmd: str, name: nullable(str), group: nullable(str), env: optional(agentHomes) });
 const taskId = object({ id: int });
 
+const warningFields = object({ entry: str, reason: str, detail: optional(str) });
+/** A load's warning (warnings.ts); a supervisor from before they were summed up sent one line each. */
+const warning: Check<Checked<typeof warningFields>> = (v, path = '') => (typeof v === 'string' ? { entry: '', reason: v } : warningFields(v, path));
+
 export const replyChecks = {
   status: object({ pid: int, tmuxSessionId: str, tmuxSessionName: str, tmuxSocket: optional(nullable(str)), hosts: optional(list(str)), tasks: int }),
   run: taskId,
@@ -102,7 +106,7 @@ export const replyChecks = {
   'pane-died': nothing,
   save: list(recipeTaskCheck),
   // `skipped` is absent in the replies of supervisors from before it was added.
-  load: object({ ids: list(int), errors: list(str), skipped: optional(list(str)) }),
+  load: object({ ids: list(int), errors: list(warning), skipped: optional(list(warning)) }),
   down: nothing,
   // The task now shown, or null when none needs the user.
   next: nullable(taskId),

@@ -6,7 +6,8 @@ import { removeFile, writeFileAtomicSync } from '../fs-safety.js';
 import type { FleetUiContext } from '../fleet/lifecycle/fleet-ui.js';
 import { labelOf, type Task } from '../fleet/supervisor/task.js';
 import { quoteShell } from '../harness/index.js';
-import { abbreviateDir, hostsLeftMessage, listSessions, normalizeSessionName, readSession, saveNamed, skippedMessage } from '../sessions/index.js';
+import { abbreviateDir, hostsLeftMessage, listSessions, missingDirWarning, MISSING_DIR_LABEL, normalizeSessionName, readSession, saveNamed } from '../sessions/index.js';
+import { warningLines } from '../warnings.js';
 import { capturePanes, displayPopup, lastWindow } from '../tmux/screens.js';
 import { displayMessage } from '../tmux/sessions.js';
 import { selectWindow } from '../tmux/windows.js';
@@ -105,11 +106,18 @@ async function loadChoices(deps: ActionDeps): Promise<LoadChoice[]> {
 async function load(choice: LoadChoice, deps: ActionDeps): Promise<string> {
   const session = await readSession(choice.file, { sessionDir: deps.sessionDir, home: deps.home, cwd: deps.cwd });
   const left = hostsLeftMessage(session);
-  const skipped = [...session.skipped.map(skippedMessage), ...(left === null ? [] : [left])];
   const result = await deps.fleet.handle({ op: 'load', tasks: session.tasks, env: deps.env });
   const held = result.skipped ?? [];
-  for (const line of [...skipped, ...result.errors, ...held]) deps.log(`load: ${line}`);
-  const problems = skipped.length + result.errors.length + held.length;
+  // Summed up by reason, as the CLI does: a recipe of thousands of entries must not flood the log.
+  const more = `fleetcom load --verbose lists every one`;
+  const lines = [
+    ...warningLines(session.skipped.map(missingDirWarning), { label: `load: ${MISSING_DIR_LABEL}`, noun: 'directories', more }),
+    ...warningLines(result.errors, { label: 'load: not loaded: ', more }),
+    ...warningLines(held, { label: 'load: skipped: ', more }),
+    ...(left === null ? [] : [`load: ${left}`]),
+  ];
+  for (const line of lines) deps.log(line);
+  const problems = session.skipped.length + result.errors.length + held.length + (left === null ? 0 : 1);
   return `loaded '${session.name}': ${result.ids.length} task(s)${problems ? ` (${problems} problem(s), see the log)` : ''}`;
 }
 

@@ -56,8 +56,28 @@ export interface DoctorContext {
   liveness?: LivenessOptions;
 }
 
+/**
+ * What one doctor run has looked up already: a recipe of 30 000 entries running one program
+ * spent 4 of its 5 s in the same PATH search, and a directory named by many entries is stat-ed once.
+ */
+interface Seen {
+  dirs: Map<string, boolean>;
+  programs: Map<string, string | null>;
+}
+const seenBy = new WeakMap<DoctorContext, Seen>();
+
+function seenOf(context: DoctorContext): Seen {
+  let seen = seenBy.get(context);
+  if (seen === undefined) {
+    seen = { dirs: new Map(), programs: new Map() };
+    seenBy.set(context, seen);
+  }
+  return seen;
+}
+
 export function checkEntry(entry: EntryToCheck, context: DoctorContext): EntryReport {
-  const checks: Check[] = [checkDirectory(entry), checkProgram(entry)];
+  const seen = seenOf(context);
+  const checks: Check[] = [checkDirectory(entry, seen), checkProgram(entry, seen)];
   const detection = detect(entry.command);
   if (detection.form !== 'opaque') {
     // The agent's own settings can lose what a recipe resumes (gemini's session cleanup).
@@ -108,27 +128,41 @@ function homeOrNull(harness: HarnessName, env: Record<string, string>): string |
   }
 }
 
-function checkDirectory(entry: EntryToCheck): Check {
-  let ok = false;
-  try {
-    ok = statSync(entry.cwd).isDirectory();
-  } catch {
-    ok = false;
+function checkDirectory(entry: EntryToCheck, seen: Seen): Check {
+  let ok = seen.dirs.get(entry.cwd);
+  if (ok === undefined) {
+    ok = isDirectory(entry.cwd);
+    seen.dirs.set(entry.cwd, ok);
   }
   return { check: 'directory', ok, detail: ok ? entry.cwd : `the directory ${entry.cwd} does not exist` };
+}
+
+/** Without an exception for a path that does not exist (each cost ~20 µs more). */
+function isDirectory(dir: string): boolean {
+  try {
+    return statSync(dir, { throwIfNoEntry: false })?.isDirectory() ?? false;
+  } catch {
+    return false; // not a directory on the way (ENOTDIR), or not ours to look into
+  }
 }
 
 // Words a shell runs itself: not looked up on PATH.
 const SHELL_WORDS = new Set(['cd', 'exec', 'export', 'source', '.', 'eval', 'set', 'unset', 'exit', 'wait', 'trap', 'ulimit', 'umask', 'if', 'for', 'while', 'until', 'case', 'time', '{', '(', '!']);
 const PLAIN_WORD = /^[A-Za-z0-9_./~+@%:,-]+$/;
 
-function checkProgram(entry: EntryToCheck): Check {
+function checkProgram(entry: EntryToCheck, seen: Seen): Check {
   const detection = detect(entry.command);
   const word = detection.form === 'opaque' ? splitWords(entry.command)[0] : detection.program;
   if (word === undefined || !PLAIN_WORD.test(word) || SHELL_WORDS.has(word)) {
     return { check: 'program', ok: null, detail: 'a shell command: its program is not looked up' };
   }
-  const found = findProgram(word, entry);
+  // What the search depends on: PATH for a bare word, else the directory and HOME it is relative to.
+  const key = word.includes('/') ? `${word}\0${entry.cwd}\0${entry.env.HOME ?? ''}` : `${word}\0${entry.env.PATH ?? ''}`;
+  let found = seen.programs.get(key);
+  if (found === undefined) {
+    found = findProgram(word, entry);
+    seen.programs.set(key, found);
+  }
   return found === null
     ? { check: 'program', ok: false, detail: word.includes('/') ? `${word} is not an executable file` : `${word} is not on PATH` }
     : { check: 'program', ok: true, detail: found };

@@ -2,6 +2,7 @@
 // directories expanded against the caller's HOME and cwd. Tasks in a directory
 // that does not exist are skipped and returned as such; the caller says so where it reports.
 import { statSync } from 'node:fs';
+import type { Warning } from '../warnings.js';
 import { expandHomes, type AgentHomes } from './agent-homes.js';
 import { expandDir } from './names.js';
 import type { HostDirs, Recipe } from './recipe.js';
@@ -54,15 +55,20 @@ export function sessionOf(recipe: Recipe, file: string, where: { home: string; c
   return { name: recipe.name, file, tasks, skipped, hosts: recipe.hosts ?? new Map() };
 }
 
-export function skippedMessage(skipped: SkippedDir): string {
-  return `skipping ${skipped.tasks} task(s) in ${skipped.dir}: the directory does not exist`;
+/** A skipped directory as a warning, summed up with the others (warnings.ts). */
+export function missingDirWarning(skipped: SkippedDir): Warning {
+  return { entry: skipped.dir, reason: 'the directory does not exist', tasks: skipped.tasks };
 }
 
+/** How the skipped directories are printed: `skipping 2 task(s) in ~/gone: the directory does not exist`. */
+export const MISSING_DIR_LABEL = 'skipping ';
+
+/** Without an exception for a path that does not exist: 300 000 of them took 7 s, now 1.5 s. */
 function isDirectory(path: string): boolean {
   try {
-    return statSync(path).isDirectory();
+    return statSync(path, { throwIfNoEntry: false })?.isDirectory() ?? false;
   } catch {
-    return false;
+    return false; // not a directory on the way (ENOTDIR), or not ours to look into
   }
 }
 

@@ -1,6 +1,7 @@
 // The session store: where session files live and how they are read and written. The only
 // side effects are file-system calls, made through `fs` (node:fs/promises by default) so
 // tests can inject failures.
+import { constants } from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { describeFsError, isNotFound } from '../errors.js';
@@ -46,16 +47,59 @@ export async function writeRecipeAtomic(file: string, text: string, fs: StoreFs 
   }
 }
 
+/**
+ * The largest session file read: a recipe of 300 000 entries is ~10 MiB. A larger file is
+ * refused from its size alone, before it is read into memory.
+ */
+export const MAX_RECIPE_BYTES = 16 * 1024 * 1024;
+
 /** Read and parse a session file; RecipeNotFoundError when it does not exist. */
 export async function readRecipeFile(file: string, fs: StoreFs = defaultFs): Promise<Recipe> {
-  let text: string;
+  return parseRecipe(await readBounded(file, fs), file);
+}
+
+/**
+ * The file's text, at most MAX_RECIPE_BYTES: its size is looked at first, and what is read is
+ * bounded too, in case the file grows meanwhile. Opened without blocking, so a named pipe or a
+ * device is refused as not a file instead of waiting or reading without end.
+ */
+async function readBounded(file: string, fs: StoreFs): Promise<string> {
+  let handle: Awaited<ReturnType<StoreFs['open']>>;
   try {
-    text = await fs.readFile(file, 'utf8');
+    handle = await fs.open(file, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (e) {
     if (isNotFound(e)) throw new RecipeNotFoundError(file, { cause: e });
     throw new RecipeError(file, null, `cannot read: ${describeFsError(e)}`, { cause: e });
   }
-  return parseRecipe(text, file);
+  try {
+    const st = await handle.stat();
+    if (!st.isFile()) throw new RecipeError(file, null, 'not a regular file');
+    if (st.size > MAX_RECIPE_BYTES) throw tooLargeRecipe(file, `${st.size} bytes`);
+    let buffer = Buffer.alloc(Math.min(st.size, MAX_RECIPE_BYTES) + 1);
+    let length = 0;
+    for (;;) {
+      if (length === buffer.length) {
+        if (length > MAX_RECIPE_BYTES) throw tooLargeRecipe(file, 'it grew past the limit while it was read');
+        const larger = Buffer.alloc(Math.min(buffer.length * 2, MAX_RECIPE_BYTES + 1));
+        buffer.copy(larger, 0, 0, length);
+        buffer = larger;
+      }
+      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, null);
+      if (bytesRead === 0) break;
+      length += bytesRead;
+    }
+    return buffer.toString('utf8', 0, length);
+  } catch (e) {
+    if (e instanceof RecipeError) throw e;
+    throw new RecipeError(file, null, `cannot read: ${describeFsError(e)}`, { cause: e });
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
+}
+
+/** The refusal of a session file (or a recipe on stdin) over MAX_RECIPE_BYTES; `size` says how large it was. */
+export function tooLargeRecipe(file: string, size: string): RecipeError {
+  return new RecipeError(file, null, `too large for a session file (${size}); the limit is 16 MiB (${MAX_RECIPE_BYTES} bytes)`);
 }
 
 export interface SavedFile {

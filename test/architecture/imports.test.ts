@@ -17,7 +17,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['fleet', 'doctor', 'config', 'completion'],
   ['control', 'capture', 'sessions', 'ownership', 'remote'],
   ['harness', 'tmux'],
-  ['deps.ts', 'errors.ts', 'report.ts', 'paths.ts', 'fs-safety.ts', 'format-age.ts'],
+  ['deps.ts', 'errors.ts', 'report.ts', 'paths.ts', 'fs-safety.ts', 'format-age.ts', 'warnings.ts'],
 ];
 
 function sourceFiles(dir: string): string[] {

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { checkEntry, type DoctorContext, type EntryToCheck } from '../../src/doctor/checks.js';
 import { unheldSpecs } from '../../src/fleet/rerun/ownership-guard.js';
+import { warningLine } from '../../src/warnings.js';
 import { claudeSlug } from '../../src/harness/index.js';
 import { C, CHILD, measured, P, rollout } from '../harness/codex-threads.js';
 import { fakeProc, tempRoot, type FakeProcess } from '../ownership/proc-tree.js';
@@ -147,12 +148,13 @@ describe('unheldSpecs (the load guard)', () => {
     const spec = (command: string) => ({ command, cwd: w.project, env });
     const free = unheldSpecs([spec(`claude --resume '${ID}'`), spec(`claude --resume '${ID}'`), spec('sleep 1')], [], w.context().liveness);
     expect(free.start.map((s) => s.command)).toEqual([`claude --resume '${ID}'`, 'sleep 1']);
-    expect(free.skipped).toEqual([`${w.project}: claude --resume '${ID}': conversation ${ID} is named twice in this recipe; started once`]);
+    expect(free.skipped.map((s) => warningLine(s, { label: '' }))).toEqual([`${w.project}: claude --resume '${ID}': conversation ${ID} is named twice in this recipe; started once`]);
 
     w.register(4242, '777');
     const held = unheldSpecs([spec(`claude --resume '${ID}'`), spec('sleep 1')], [], w.context().liveness);
     expect(held.start.map((s) => s.command)).toEqual(['sleep 1']);
-    expect(held.skipped).toEqual([`${w.project}: claude --resume '${ID}': conversation ${ID} is open in pid 4242 on /dev/pts/3; not started`]);
+    expect(held.skipped.map((s) => warningLine(s, { label: '' }))).toEqual([`${w.project}: claude --resume '${ID}': conversation ${ID} is open in pid 4242 on /dev/pts/3; not started`]);
+    expect(held.skipped[0]?.reason).toBe('its conversation is open in another process; not started');
   });
 });
 

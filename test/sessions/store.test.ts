@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -7,6 +8,7 @@ import {
   RecipeNotFoundError,
   SessionError,
   SessionUsageError,
+  MAX_RECIPE_BYTES,
   defaultFs,
   parseRecipe,
   readRecipeFile,
@@ -149,7 +151,65 @@ describe('readRecipeFile', () => {
   it('refuses a directory as a session file', async () => {
     await expect(readRecipeFile(tmp)).rejects.toThrow(RecipeError);
   });
+
+  it('refuses a named pipe at once instead of waiting for a writer', async () => {
+    const fifo = path.join(tmp, 'pipe.json');
+    execFileSync('mkfifo', [fifo]);
+    await expect(readRecipeFile(fifo)).rejects.toThrow(`${fifo}: not a regular file`);
+  });
+
+  it('refuses a file over 16 MiB from its size, reading none of it, naming the file and the limit', async () => {
+    const file = path.join(tmp, 'huge.json');
+    await fsp.writeFile(file, '');
+    await fsp.truncate(file, MAX_RECIPE_BYTES + 1); // sparse: nothing on disk
+    const { fs, read } = counting(defaultFs);
+    const error = await readRecipeFile(file, fs).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RecipeError);
+    expect((error as Error).message).toBe(`${file}: too large for a session file (${MAX_RECIPE_BYTES + 1} bytes); the limit is 16 MiB (16777216 bytes)`);
+    expect(read()).toBe(0);
+  });
+
+  it('reads a file of exactly the limit', async () => {
+    const file = path.join(tmp, 'full.json');
+    const text = `{"version": 1, "name": "full", "dirs": {"/w": ["sleep 1"]}}`;
+    await fsp.writeFile(file, text.padEnd(MAX_RECIPE_BYTES, ' '));
+    expect((await readRecipeFile(file)).name).toBe('full');
+  });
+
+  it('stops reading a file that grows past the limit while it is read', async () => {
+    const file = path.join(tmp, 'growing.json');
+    await fsp.writeFile(file, '{"version": 1, "dirs": {}}');
+    // The size it has when looked at is small; then it grows by a MiB before each read.
+    const { fs, read } = counting(defaultFs, async () => {
+      await fsp.appendFile(file, Buffer.alloc(1024 * 1024, 0x20));
+    });
+    await expect(readRecipeFile(file, fs)).rejects.toThrow(`${file}: too large for a session file (it grew past the limit while it was read); the limit is 16 MiB`);
+    expect(read()).toBeLessThanOrEqual(MAX_RECIPE_BYTES + 1);
+  });
 });
+
+/** `base` counting the bytes read through the handles it opens; `beforeRead` runs before each read. */
+function counting(base: StoreFs, beforeRead: () => Promise<void> = async () => {}): { fs: StoreFs; read: () => number } {
+  let bytes = 0;
+  const open = (async (...args: Parameters<StoreFs['open']>) => {
+    const handle = await base.open(...args);
+    return new Proxy(handle, {
+      get(target, prop) {
+        if (prop === 'read') {
+          return async (...a: Parameters<typeof handle.read>) => {
+            await beforeRead();
+            const r = await (target.read as (...x: unknown[]) => Promise<{ bytesRead: number }>)(...a);
+            bytes += r.bytesRead;
+            return r;
+          };
+        }
+        const value = Reflect.get(target, prop, target) as unknown;
+        return typeof value === 'function' ? (value as (...x: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+  }) as StoreFs['open'];
+  return { fs: { ...base, open }, read: () => bytes };
+}
 
 describe('saveNamed', () => {
   it('writes NAME as its sanitised file with the name inside, 0600 in a 0700 directory', async () => {

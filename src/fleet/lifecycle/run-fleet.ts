@@ -6,6 +6,7 @@ import { installNamespace, removeNamespace } from '../../capture/namespace.js';
 import type { RecipeTask, Request } from '../../control/protocol.js';
 import { callerEnv, type Deps } from '../../deps.js';
 import { describeFsError, FleetError } from '../../errors.js';
+import { warningLines } from '../../warnings.js';
 import { ensureSafeDir, isSafeDir, removeFile } from '../../fs-safety.js';
 import { captureRoot, fleetRuntime, sessionDir, userHome, type RuntimeFiles } from '../../paths.js';
 import { TmuxRunner, type TmuxRun } from '../../tmux/runner.js';
@@ -210,8 +211,10 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
     await setUpServer(tmux, { pane, read: start, keys, mark: { socket: files.socket, me }, log });
     if (opts.load.length > 0) {
       const result = await supervisor.handle({ op: 'load', tasks: opts.load, env });
-      for (const error of result.errors) log(`not loaded: ${error}`);
-      for (const line of result.skipped ?? []) log(`skipped: ${line}`);
+      // Summed up by reason: a recipe of thousands of entries must not flood the log.
+      const more = 'fleetcom load --verbose lists every one';
+      for (const line of warningLines(result.errors, { label: 'not loaded: ', more })) log(line);
+      for (const line of warningLines(result.skipped ?? [], { label: 'skipped: ', more })) log(line);
     }
     primed.globalEnvironment = null;
     recovery.start();

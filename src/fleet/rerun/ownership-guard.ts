@@ -4,6 +4,7 @@
 import { detect, rebindResume, resolveHome, type HarnessName, type Resolved } from '../../harness/index.js';
 import { conversationLiveness, fleetHolderOf, holderText, sharedOpenFiles, type FleetHolder, type LivenessOptions } from '../../ownership/index.js';
 import type { Task } from '../supervisor/task.js';
+import type { Warning } from '../../warnings.js';
 
 export type Holding =
   | { by: 'task'; task: FleetHolder }
@@ -64,47 +65,40 @@ export function holderOf(start: Start, fleet: readonly FleetHolder[], opts: Live
 }
 
 /**
- * The specs a load may start, and a line for those it may not: a conversation open elsewhere,
- * or named twice in the same recipe (the second would be a second writer too).
+ * The specs a load may start, and a warning for each it may not: a conversation open
+ * elsewhere, or named twice in the same recipe (the second would be a second writer too).
  */
 export function unheldSpecs<T extends { command: string; cwd: string; env: Record<string, string> }>(
   specs: readonly T[],
   fleet: readonly FleetHolder[],
   opts: LivenessOptions = {},
-): { start: T[]; skipped: string[] } {
+): { start: T[]; skipped: Warning[] } {
   const shared = sharedOpenFiles(opts);
   const start: T[] = [];
-  const skips: Array<{ cwd: string; cmd: string; id: string; holding: Holding }> = [];
+  const skipped: Warning[] = [];
   const seen = new Set<string>();
-  const twice: string[] = [];
   for (const spec of specs) {
     const id = resumedBy(spec)?.id ?? null;
     const holding = holderOf(spec, fleet, shared);
-    if (id !== null && holding) skips.push({ cwd: spec.cwd, cmd: spec.command, id, holding });
-    else if (id !== null && seen.has(id)) twice.push(`${spec.cwd}: ${spec.command}: conversation ${id} is named twice in this recipe; started once`);
+    const entry = `${spec.cwd}: ${spec.command}`;
+    if (id !== null && holding) skipped.push(heldWarning(entry, id, holding));
+    else if (id !== null && seen.has(id)) skipped.push({ entry, reason: TWICE, detail: `conversation ${id} is named twice in this recipe; started once` });
     else start.push(spec);
     if (id !== null) seen.add(id);
   }
-  return { start, skipped: [...skipLines(skips), ...twice] };
+  return { start, skipped };
 }
 
 export function holdingText(id: string, holding: Holding): string {
   return `conversation ${id} is open in ${holding.by === 'task' ? holderText(holding.task) : holding.where}`;
 }
 
-/**
- * The lines a load prints for entries it skipped: each one held elsewhere named with its
- * holder; those held by this fleet's own tasks — a second load of the same recipe — as one.
- */
-export function skipLines(skips: ReadonlyArray<{ cwd: string; cmd: string; id: string; holding: Holding }>): string[] {
-  const byFleet = skips.filter((s) => s.holding.by === 'task');
-  const lines = skips.filter((s) => s.holding.by === 'process').map((s) => `${s.cwd}: ${s.cmd}: ${holdingText(s.id, s.holding)}; not started`);
-  if (byFleet.length === 1) {
-    const [s] = byFleet;
-    if (s) lines.push(`${s.cwd}: ${s.cmd}: ${holdingText(s.id, s.holding)}; not started`);
-  } else if (byFleet.length > 1) {
-    const tasks = byFleet.map((s) => (s.holding.by === 'task' ? s.holding.task.taskId : 0)).join(', ');
-    lines.push(`${byFleet.length} conversations are already open in this fleet (tasks ${tasks}); not started again — was this recipe loaded twice?`);
-  }
-  return lines;
+const TWICE = 'its conversation is named twice in this recipe; started once';
+// Summed up with its kind: a second load of the same recipe skips every agent of it at once.
+const IN_FLEET = 'its conversation is already open in this fleet; not started again (was this recipe loaded twice?)';
+const ELSEWHERE = 'its conversation is open in another process; not started';
+
+/** A skipped entry, its holder named in its own line, its kind the reason it is summed up by. */
+function heldWarning(entry: string, id: string, holding: Holding): Warning {
+  return { entry, reason: holding.by === 'task' ? IN_FLEET : ELSEWHERE, detail: `${holdingText(id, holding)}; not started` };
 }

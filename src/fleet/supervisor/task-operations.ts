@@ -16,6 +16,7 @@ import { PROC_ROOT } from '../../ownership/index.js';
 import { shellChildren, underShell } from '../agent-panes/followed.js';
 import type { Task } from './task.js';
 import { adoptAgentPanes, listAgentPanes } from '../agent-panes/adopt-panes.js';
+import type { Warning } from '../../warnings.js';
 
 export class TaskOperations implements RequestTarget {
   constructor(private readonly fleet: FleetState) {}
@@ -56,15 +57,16 @@ export class TaskOperations implements RequestTarget {
     return result;
   }
 
-  async load(entries: RecipeTask[], env: Record<string, string>): Promise<{ ids: number[]; errors: string[]; skipped: string[] }> {
+  /** Errors and skipped entries come back one warning each; the caller sums them up (warnings.ts). */
+  async load(entries: RecipeTask[], env: Record<string, string>): Promise<ReplyOf<'load'>> {
     const ids: number[] = [];
-    const errors: string[] = [];
+    const errors: Warning[] = [];
     // An entry's agent homes go on top of the caller's environment (the protocol admits no other variables).
     const specs = entries.map((entry) => ({ command: entry.cmd, cwd: entry.cwd, env: { ...env, ...entry.env }, name: entry.name, group: entry.group }));
     const { start, skipped } = unheldSpecs(specs, this.fleet.holders());
     const results = await this.spawnAll(start, await this.fleet.launchInputs());
     for (const [i, result] of results.entries()) {
-      if (result instanceof Error) errors.push(`${start[i]?.cwd}: ${start[i]?.command}: ${result.message}`);
+      if (result instanceof Error) errors.push({ entry: `${start[i]?.cwd}: ${start[i]?.command}`, reason: result.message });
       else ids.push(result.id);
     }
     return { ids, errors, skipped };
