@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseRegistryRecord, registryDir, registryNameProblem, type RegistryRecord } from '../harness/index.js';
-import { isRunning, placeOf, processIds, startTicks, type Liveness } from './proc.js';
+import { hasProcTree, isRunning, placeOf, startTicks, type Liveness } from './proc.js';
 
 // claude's registry of running sessions (harness/claude-registry.ts reads one record): every
 // record of a home, and whether a conversation is open in one of them.
@@ -61,7 +61,7 @@ export function claudeLiveness(home: string, id: string, proc: string): Liveness
   const source = `claude registry ${registry.dir} (${registry.records.length} record(s))`;
   // Without a proc tree (macOS) no pid reads as running: every record would look stale and the
   // conversation free. Not being able to look is not evidence.
-  if (registry.records.some((entry) => entry.sessionId === id) && processIds(proc) === null) {
+  if (registry.records.some((entry) => entry.sessionId === id) && !hasProcTree(proc)) {
     return { state: 'unknown', source, why: `${proc} cannot be read, so whether pid(s) of the registry run is not known` };
   }
   const doubts = [...registry.problems];

@@ -2,7 +2,7 @@
 // /proc. Above the harness (which it uses for store paths), below fleet and commands.
 export { conversationLiveness, describePlace, sharedOpenFiles, type LivenessOptions } from './liveness.js';
 export { readClaudeRegistry, registryDir, type RegistryRead, type RegistryRecord } from './claude-registry.js';
-export { environOf, isRunning, parentPid, PROC_ROOT, processIds, startTicks, tmuxPlaceOf, type Liveness, type ProcessPlace } from './proc.js';
+export { environOf, hasProcTree, isRunning, parentPid, PROC_ROOT, processIds, startTicks, tmuxPlaceOf, type Liveness, type ProcessPlace } from './proc.js';
 export {
   childrenOf, descendantsOf, openFilesOf, processFacts, processTree, subtreeOf, treeProcess, type ProcessFacts, type TreeProcess,
 } from './process-tree.js';

@@ -115,6 +115,18 @@ export function environOf(proc: string, pid: number): Record<string, string> | n
   return env;
 }
 
+/**
+ * Whether there is a proc tree to read at all (none on macOS). One stat, where listing every
+ * pid (`processIds`) would read a directory of hundreds of entries to ask the same.
+ */
+export function hasProcTree(proc: string): boolean {
+  try {
+    return fs.statSync(proc).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 /** The pids of the proc tree, or null when it cannot be listed (no /proc here). */
 export function processIds(proc: string): number[] | null {
   try {

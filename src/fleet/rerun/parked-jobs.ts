@@ -9,7 +9,7 @@
 // trustworthy entry nothing is claimed and rerun does what it always did.
 import type { LsRecord } from '../../control/protocol.js';
 import { claudeTranscriptHasUser, detect, quoteShell } from '../../harness/index.js';
-import { isRunning, parentPid, processIds, readClaudeRegistry, type RegistryRecord } from '../../ownership/index.js';
+import { hasProcTree, isRunning, parentPid, readClaudeRegistry, type RegistryRecord } from '../../ownership/index.js';
 import type { Task } from '../supervisor/task.js';
 
 /** A job's short id as claude prints it (`claude attach <short>`): 8 lowercase hex digits. */
@@ -57,7 +57,7 @@ export function observeParkedJobs(tasks: ReadonlyArray<{ task: Task; panePid: nu
       // Without a proc tree (macOS) the worker's life cannot be seen: it counts as alive, since
       // attaching to a job that ended fails where claude says so, while resuming the fork of a
       // job still running would have two processes append to one transcript.
-      job.alive = worker !== undefined && (processIds(proc) === null || isRunning(proc, worker.pid));
+      job.alive = worker !== undefined && (isRunning(proc, worker.pid) || !hasProcTree(proc));
       if (worker) job.sessionId = worker.sessionId;
     }
     if (JSON.stringify(task.parkedJob ?? null) !== before) changed = true;
