@@ -5,7 +5,7 @@ import type { HarnessName, StoredConversation } from './types.js';
 // `fleetcom doctor` makes before anything starts. Reads only under the home it is given.
 
 export type { StoredConversation } from './types.js';
-export { findRollout } from './codex-rollouts.js';
+export { findRollout } from './codex/rollouts.js';
 
 /** Where `<agent> <resume> <id>` run in `cwd` with `home` would look, and whether it would find a conversation. */
 export function storedConversation(harness: HarnessName, home: string, cwd: string, id: string): StoredConversation {

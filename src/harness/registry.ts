@@ -1,8 +1,8 @@
-import { claude } from './claude.js';
-import { codex } from './codex.js';
-import { gemini } from './gemini.js';
-import { grok } from './grok.js';
-import { opencode } from './opencode.js';
+import { claude } from './claude/claude.js';
+import { codex } from './codex/codex.js';
+import { gemini } from './gemini/gemini.js';
+import { grok } from './grok/grok.js';
+import { opencode } from './opencode/opencode.js';
 import type { Harness } from './harness.js';
 import type { HarnessName } from './types.js';
 

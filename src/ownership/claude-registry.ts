@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { parseRegistryRecord, registryDir, registryNameProblem, type RegistryRecord } from '../harness/index.js';
 import { hasProcTree, isRunning, placeOf, startTicks, type Liveness } from './proc.js';
 
-// claude's registry of running sessions (harness/claude-registry.ts reads one record): every
+// claude's registry of running sessions (harness/claude/registry.ts reads one record): every
 // record of a home, and whether a conversation is open in one of them.
 
 export { registryDir, type RegistryRecord };

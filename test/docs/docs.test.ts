@@ -8,7 +8,7 @@ import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { buildProgram } from '../../src/commands/program.js';
 import { configKeys } from '../../src/config/keys.js';
-import { CLAUDE_PARENT_MARKERS } from '../../src/harness/claude-parent.js';
+import { CLAUDE_PARENT_MARKERS } from '../../src/harness/claude/parent.js';
 import { AGENT_HOME_VARS } from '../../src/harness/names.js';
 import { PROVEN_CLIENTS } from '../../src/harness/proven-clients.js';
 
@@ -93,7 +93,7 @@ function environmentVariables(): Map<string, string> {
     const text = readFileSync(file, 'utf8');
     for (const pattern of patterns) for (const m of text.matchAll(pattern)) if (!found.has(m[1]!)) found.set(m[1]!, relative(repo, file));
   }
-  for (const name of [...CLAUDE_PARENT_MARKERS, 'CLAUDE_BG_']) if (!found.has(name)) found.set(name, 'src/harness/claude-parent.ts');
+  for (const name of [...CLAUDE_PARENT_MARKERS, 'CLAUDE_BG_']) if (!found.has(name)) found.set(name, 'src/harness/claude/parent.ts');
   for (const name of AGENT_HOME_VARS) if (!found.has(name)) found.set(name, 'src/harness/names.ts');
   for (const spec of Object.values(configKeys) as { env?: string }[]) if (spec.env !== undefined && !found.has(spec.env)) found.set(spec.env, 'src/config/keys.ts');
   return found;

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Launch } from '../../../src/fleet/spawn/launch.js';
 import { planRerun, rerunFields } from '../../../src/fleet/rerun/rerun-plan.js';
 import type { Task } from '../../../src/fleet/supervisor/task.js';
-import { claudeProjectDirs } from '../../../src/harness/claude.js';
+import { claudeProjectDirs } from '../../../src/harness/claude/claude.js';
 import { C, measured, P } from '../../harness/codex-threads.js';
 import { ID, OTHER, tempDir, USER_LINE, write } from '../../harness/fixtures.js';
 

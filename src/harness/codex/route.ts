@@ -1,6 +1,6 @@
 import * as path from 'node:path';
-import { readTextFile } from './fs-read.js';
-import type { CodexRoute } from './types.js';
+import { readTextFile } from '../fs-read.js';
+import type { CodexRoute } from '../types.js';
 
 // Where codex's notify goes, read line by line: the profile file
 // `<home>/<profile>.config.toml` first, then `config.toml`. No TOML library: the reader only

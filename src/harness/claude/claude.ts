@@ -1,16 +1,16 @@
 import * as path from 'node:path';
-import type { CorrelationContext, Harness } from './harness.js';
-import { freshId, isValidId } from './ids.js';
-import { quoteShell } from './quote.js';
-import { lastHint } from './scrape.js';
-import { listDir, readTextFile, someLine, statOrNull } from './fs-read.js';
-import { fieldProblem, isJsonObject } from './json-shape.js';
-import { entryTimeMs, inWindow, soleCandidate, WINDOW_MS } from './store-window.js';
-import { claudeTraces } from './claude-probe.js';
-import { agentProgram } from './probe.js';
-import { claudeSignal } from './attention.js';
-import { homeFromVariable } from './home-rules.js';
-import type { AgentDetection, InstrumentInput, InstrumentPlan, RunEvidence, StoredConversation } from './types.js';
+import type { CorrelationContext, Harness } from '../harness.js';
+import { freshId, isValidId } from '../ids.js';
+import { quoteShell } from '../quote.js';
+import { lastHint } from '../scrape.js';
+import { listDir, readTextFile, someLine, statOrNull } from '../fs-read.js';
+import { fieldProblem, isJsonObject } from '../json-shape.js';
+import { entryTimeMs, inWindow, soleCandidate, WINDOW_MS } from '../store-window.js';
+import { claudeTraces } from './probe.js';
+import { agentProgram } from '../probe.js';
+import { claudeSignal } from '../attention.js';
+import { homeFromVariable } from '../home-rules.js';
+import type { AgentDetection, InstrumentInput, InstrumentPlan, RunEvidence, StoredConversation } from '../types.js';
 
 // claude: pinned with `--session-id`, captured by a SessionStart hook, resumable only once its
 // transcript holds a user record.

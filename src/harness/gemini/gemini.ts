@@ -1,14 +1,14 @@
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
-import { argvProbe } from './argv-probe.js';
-import type { Harness } from './harness.js';
-import { homeFromVariable } from './home-rules.js';
-import { freshId, isValidId } from './ids.js';
-import { listDir, readFirstLine, readTextFile, someLine } from './fs-read.js';
-import { isJsonObject, jsonObjectOf } from './json-shape.js';
-import { quoteShell } from './quote.js';
-import { lastHint } from './scrape.js';
-import type { AgentDetection, ConversationOf, ConversationRoots, InstrumentInput, InstrumentPlan, RunEvidence, StoredConversation } from './types.js';
+import { argvProbe } from '../argv-probe.js';
+import type { Harness } from '../harness.js';
+import { homeFromVariable } from '../home-rules.js';
+import { freshId, isValidId } from '../ids.js';
+import { listDir, readFirstLine, readTextFile, someLine } from '../fs-read.js';
+import { isJsonObject, jsonObjectOf } from '../json-shape.js';
+import { quoteShell } from '../quote.js';
+import { lastHint } from '../scrape.js';
+import type { AgentDetection, ConversationOf, ConversationRoots, InstrumentInput, InstrumentPlan, RunEvidence, StoredConversation } from '../types.js';
 
 // gemini-cli: pinned with `--session-id`, no live channel (it offers no per-launch hook that
 // leaves the user's files alone: its system settings overlay is read only when root owns it),

@@ -1,9 +1,9 @@
 import * as path from 'node:path';
-import { listDir, readFirstLine } from './fs-read.js';
-import { isValidId, v7TimeMs } from './ids.js';
-import { isJsonObject, type JsonObject } from './json-shape.js';
-import { utcDateFolders } from './store-window.js';
-import type { ConversationOf, ConversationRoots } from './types.js';
+import { listDir, readFirstLine } from '../fs-read.js';
+import { isValidId, v7TimeMs } from '../ids.js';
+import { isJsonObject, type JsonObject } from '../json-shape.js';
+import { utcDateFolders } from '../store-window.js';
+import type { ConversationOf, ConversationRoots } from '../types.js';
 
 // codex's rollouts, `<home>/sessions/YYYY/MM/DD/rollout-<time>-<v7 id>.jsonl`, and what their
 // first record says about the thread. Measured on 0.171.0: a user's thread starts

@@ -1,13 +1,13 @@
 import * as path from 'node:path';
-import type { CorrelationContext, Harness } from './harness.js';
-import { freshId, isValidId } from './ids.js';
-import { homeFromVariable } from './home-rules.js';
-import { quoteShell } from './quote.js';
-import { lastHint } from './scrape.js';
-import { listDir, statOrNull } from './fs-read.js';
-import { entryTimeMs, inWindow, soleCandidate, WINDOW_MS } from './store-window.js';
-import { argvProbe } from './argv-probe.js';
-import type { AgentDetection, InstrumentInput, InstrumentPlan, RunEvidence, StoredConversation } from './types.js';
+import type { CorrelationContext, Harness } from '../harness.js';
+import { freshId, isValidId } from '../ids.js';
+import { homeFromVariable } from '../home-rules.js';
+import { quoteShell } from '../quote.js';
+import { lastHint } from '../scrape.js';
+import { listDir, statOrNull } from '../fs-read.js';
+import { entryTimeMs, inWindow, soleCandidate, WINDOW_MS } from '../store-window.js';
+import { argvProbe } from '../argv-probe.js';
+import type { AgentDetection, InstrumentInput, InstrumentPlan, RunEvidence, StoredConversation } from '../types.js';
 
 // grok: pinned with `--session-id`, no live capture channel; sessions are directories
 // `<home>/sessions/<encoded cwd>/<id>/`.

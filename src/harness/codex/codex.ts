@@ -1,17 +1,17 @@
 import * as path from 'node:path';
-import type { CorrelationContext, Harness } from './harness.js';
-import { codexConversationOf, findRollout, FIRST_LINE_MAX, rolloutId, rolloutsIn, sessionMeta, threadKind, threadOfRollout } from './codex-rollouts.js';
-import { isValidId, v7TimeMs } from './ids.js';
-import { quoteShell, tomlBasicString } from './quote.js';
-import { lastHint } from './scrape.js';
-import { readTextFile } from './fs-read.js';
-import { isJsonObject } from './json-shape.js';
-import { inWindow, soleCandidate, utcDateFolders, WINDOW_MS } from './store-window.js';
-import { agentProgram, namesNone, unreadableTraces, type AgentProcess, type ProcessTraces } from './probe.js';
-import { codexSignal } from './attention.js';
-import { readCodexRoute } from './codex-route.js';
-import { homeFromVariable } from './home-rules.js';
-import type { AgentDetection, InstrumentInput, InstrumentPlan, RunEvidence, StoredConversation } from './types.js';
+import type { CorrelationContext, Harness } from '../harness.js';
+import { codexConversationOf, findRollout, FIRST_LINE_MAX, rolloutId, rolloutsIn, sessionMeta, threadKind, threadOfRollout } from './rollouts.js';
+import { isValidId, v7TimeMs } from '../ids.js';
+import { quoteShell, tomlBasicString } from '../quote.js';
+import { lastHint } from '../scrape.js';
+import { readTextFile } from '../fs-read.js';
+import { isJsonObject } from '../json-shape.js';
+import { inWindow, soleCandidate, utcDateFolders, WINDOW_MS } from '../store-window.js';
+import { agentProgram, namesNone, unreadableTraces, type AgentProcess, type ProcessTraces } from '../probe.js';
+import { codexSignal } from '../attention.js';
+import { readCodexRoute } from './route.js';
+import { homeFromVariable } from '../home-rules.js';
+import type { AgentDetection, InstrumentInput, InstrumentPlan, RunEvidence, StoredConversation } from '../types.js';
 
 // codex: no way to choose the id; a notify override appends each turn's payload to the capture
 // file, and the id that counts is the last one whose rollout exists and is a user thread (8.3,

@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { fieldProblem } from './json-shape.js';
+import { fieldProblem } from '../json-shape.js';
 
 // claude's registry of running sessions: `<home>/sessions/<pid>.json`, written a few seconds
 // after start, rewritten on /clear (a new sessionId) and on every status change, deleted at

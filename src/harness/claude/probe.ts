@@ -1,7 +1,7 @@
-import { parseRegistryRecord, registryFile, type RegistryRecord } from './claude-registry.js';
-import { readTextFile } from './fs-read.js';
-import { isValidId } from './ids.js';
-import { namesNone, unreadableTraces, type AgentProcess, type ProcessTraces } from './probe.js';
+import { parseRegistryRecord, registryFile, type RegistryRecord } from './registry.js';
+import { readTextFile } from '../fs-read.js';
+import { isValidId } from '../ids.js';
+import { namesNone, unreadableTraces, type AgentProcess, type ProcessTraces } from '../probe.js';
 
 // A claude started by hand: its conversation is the one its registry record names — the
 // record of that very process (its pid, and `procStart` equal to its start time; a pid claude

@@ -1,15 +1,15 @@
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { argvProbe } from './argv-probe.js';
-import type { SignalResult } from './attention.js';
-import type { CorrelationContext, Harness, HomeRule } from './harness.js';
-import { readTextFile, statOrNull } from './fs-read.js';
-import { fieldProblem, isJsonObject, jsonObjectOf } from './json-shape.js';
-import { OPENCODE_PLUGIN, OPENCODE_PLUGIN_FILE, OPENCODE_PLUGIN_MODE } from './opencode-plugin.js';
-import { lastHint } from './scrape.js';
-import { readSqliteTable, type SqlValue } from './sqlite-read.js';
-import { inWindow, soleCandidate, WINDOW_MS } from './store-window.js';
-import type { AgentDetection, ConversationOf, ConversationRoots, InstrumentInput, InstrumentPlan, RunEvidence, StoredConversation } from './types.js';
+import { argvProbe } from '../argv-probe.js';
+import type { SignalResult } from '../attention.js';
+import type { CorrelationContext, Harness, HomeRule } from '../harness.js';
+import { readTextFile, statOrNull } from '../fs-read.js';
+import { fieldProblem, isJsonObject, jsonObjectOf } from '../json-shape.js';
+import { OPENCODE_PLUGIN, OPENCODE_PLUGIN_FILE, OPENCODE_PLUGIN_MODE } from './plugin.js';
+import { lastHint } from '../scrape.js';
+import { readSqliteTable, type SqlValue } from '../sqlite-read.js';
+import { inWindow, soleCandidate, WINDOW_MS } from '../store-window.js';
+import type { AgentDetection, ConversationOf, ConversationRoots, InstrumentInput, InstrumentPlan, RunEvidence, StoredConversation } from '../types.js';
 
 // opencode (9.2, 9.4): no flag pins a new session's id. A plugin of fleetcom's own, given to
 // the launch through OPENCODE_CONFIG_CONTENT, appends each parent-less session it sees to the
