@@ -171,11 +171,13 @@ async function seedQwen(sb: Sandbox, api: MockApi): Promise<void> {
 /**
  * Kilo: the mock as an OpenAI-compatible provider in the user's own config (as opencode's),
  * and its model list, update check and LSP downloads off. Unlike opencode 1.18.33 it installs
- * no plugin package into the config dir at start (measured on 7.7.7).
+ * no plugin package into the config dir at start (measured on 7.7.7). Snapshots off: on a
+ * loaded machine the first turn's snapshot of the project took long enough for Kilo to stop
+ * and ask (`Snapshot is slow … disable Snapshots for this repository?`), and the turn waited.
  */
 async function seedKilo(sb: Sandbox, api: MockApi): Promise<void> {
   Object.assign(sb.env, { KILO_DISABLE_MODELS_FETCH: '1', KILO_DISABLE_AUTOUPDATE: '1', KILO_DISABLE_LSP_DOWNLOAD: '1', KILO_TELEMETRY_LEVEL: 'off' });
   const dir = join(sb.env.XDG_CONFIG_HOME ?? join(sb.home, '.config'), 'kilo');
   await mkdir(dir, { recursive: true });
-  await writeFile(join(dir, 'kilo.json'), `${JSON.stringify(mockProviderConfig(api), null, 2)}\n`);
+  await writeFile(join(dir, 'kilo.json'), `${JSON.stringify({ ...mockProviderConfig(api), snapshot: false }, null, 2)}\n`);
 }

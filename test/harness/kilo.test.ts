@@ -98,8 +98,9 @@ describe('kilo home', () => {
     expect(kiloHome.resolve(env)).toBe(db);
   });
 
-  it('has none for an in-memory database or no HOME', () => {
-    expect(() => kiloHome.resolve({ HOME: '/h', KILO_DB: ':memory:' })).toThrow(/:memory:/);
+  it('keeps an in-memory database as its name (nothing on disk to read), and has none without HOME', () => {
+    expect(kiloHome.resolve({ HOME: '/h', KILO_DB: ':memory:' })).toBe(':memory:');
+    expect(storedConversation('kilo', ':memory:', '/w/app', SID)).toMatchObject({ found: false });
     expect(() => kiloHome.resolve({})).toThrow(/KILO_DB/);
   });
 

@@ -31,8 +31,8 @@ export function databaseHome({ name, dbVar, dir, file, relativeInData }: Databas
     resolve(env) {
       const db = env[dbVar];
       if (db !== undefined && db !== '') {
-        if (!relativeInData || path.isAbsolute(db)) return db;
-        if (db === ':memory:') throw new Error(`${name} keeps no database on disk: ${dbVar} is :memory:`);
+        // `:memory:` keeps no file: the name stands as it is, and reads of it find nothing.
+        if (!relativeInData || path.isAbsolute(db) || db === ':memory:') return db;
         return path.join(dataDir(env), dir, db);
       }
       return path.join(dataDir(env), tail);
