@@ -6,7 +6,7 @@ import { clientsOf } from './helpers/clients.js';
 import { pressTwice } from './helpers/drive.js';
 import { proven } from './helpers/proven.js';
 import { recordExit } from './helpers/record.js';
-import { roundTrip } from './helpers/round-trip.js';
+import { chatRequestHas, roundTrip } from './helpers/round-trip.js';
 import { useClientWorld } from './helpers/world.js';
 import { startMockApi, type MockApi } from './mock-api.js';
 
@@ -15,11 +15,6 @@ beforeAll(async () => {
   api = await startMockApi();
 });
 afterAll(() => api?.close());
-
-function chatRequestHas(body: unknown, text: string): boolean {
-  const messages = (body as { messages?: Array<{ role?: string; content?: unknown }> } | null)?.messages ?? [];
-  return messages.some((m) => m.role === 'user' && JSON.stringify(m.content ?? '').includes(text));
-}
 
 /** qwen's empty input box. */
 const PLACEHOLDER = 'Type your message';
