@@ -4,6 +4,7 @@ import { harnessFor } from './registry.js';
 import type { HarnessName, InstrumentInput, InstrumentPlan, RunEvidence } from './types.js';
 
 export type * from './types.js';
+export type { HistoryEntry, HistoryFile, HistoryMatch, HistoryRead, HistoryReader, HistoryScope, HistorySearch, HistorySkip } from './history.js';
 export type { AttentionRule, CorrelationContext, Harness, HomeRule, NamespaceAsset, OwnershipProbe } from './harness.js';
 
 export { isValidId, v7TimeMs } from './ids.js';
@@ -28,6 +29,7 @@ export { qwenProjectDir, qwenTranscript, qwenTranscriptHasUser } from './qwen/qw
 export { OPENCODE_PLUGIN, OPENCODE_PLUGIN_FILE, OPENCODE_RESTART_BYTES } from './opencode/plugin.js';
 export { readSqliteTable, type SqlValue, type TableRead } from './sqlite-read.js';
 export { plainText } from './scrape.js';
+export { historyFileOf, readHeadTail, snippetOf, streamLines } from './history-read.js';
 export { entryTimeMs, utcDateFolders, WINDOW_MS } from './store-window.js';
 export { storedConversation, type StoredConversation } from './conversation.js';
 
