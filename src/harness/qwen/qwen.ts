@@ -7,6 +7,7 @@ import { listDir, someLine, statOrNull } from '../fs-read.js';
 import { isJsonObject, jsonObjectOf } from '../json-shape.js';
 import { lastHint } from '../scrape.js';
 import { pinWithSessionId } from '../session-id-pin.js';
+import { qwenHistory } from './history.js';
 import type { ConversationOf, ConversationRoots, RunEvidence, StoredConversation } from '../types.js';
 
 // qwen-code (a gemini-cli fork): pinned with `--session-id`, the exit hint, and a transcript
@@ -98,4 +99,5 @@ export const qwen: Harness = {
   warnings: () => [],
   // `--session-id` pins a new session, `--resume`/`-r` continues one.
   probe: argvProbe('qwen', { flags: ['--session-id', '--resume', '-r'], isId: isValidId, noRecord: "qwen's transcripts name no process" }),
+  history: qwenHistory,
 };
