@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { qwenTranscript, qwenTranscriptHasUser } from '../src/harness/index.js';
 import { clientsOf } from './helpers/clients.js';
-import { pressTwice } from './helpers/drive.js';
+import { pressTwiceUntil } from './helpers/drive.js';
 import { proven } from './helpers/proven.js';
 import { recordExit } from './helpers/record.js';
 import { chatRequestHas, roundTrip } from './helpers/round-trip.js';
@@ -26,8 +26,8 @@ describe.each(clientsOf('qwen'))('$agent $version under fleetcom', (client) => {
     const { exited, text, saved, resumed } = await roundTrip(w, 'qwen', {
       ready: PLACEHOLDER,
       submitted: (text) => text.includes(PLACEHOLDER),
-      // Ctrl-C twice (the second while `Press Ctrl+C again to exit.` shows) exits with the hint.
-      exit: (world, task) => pressTwice(world.sb, task.paneId, 'C-c', 'Press Ctrl+C again to exit.'),
+      // Ctrl-C twice (the second while `Press Ctrl+C again to exit.` shows, 1 s) exits with the hint.
+      exit: (world, task) => pressTwiceUntil(world.sb, task.paneId, 'C-c', 'Press Ctrl+C again to exit.', 'To continue this session, run'),
       requestHas: chatRequestHas,
     });
     const id = exited.conversationId!;

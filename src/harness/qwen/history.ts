@@ -4,7 +4,7 @@ import { historyFileOf, readHeadTail, searchJsonLines, textsOfContent } from '..
 import { listDir } from '../fs-read.js';
 import { isValidId } from '../ids.js';
 import { isJsonObject, jsonObjectOf, type JsonObject } from '../json-shape.js';
-import { qwenProjectDir } from './qwen.js';
+import { qwenProjectDir } from './store.js';
 
 // qwen's conversations for `history`: `<home>/projects/<slug>/chats/<id>.jsonl`, one
 // conversation a file, its directory in every record's `cwd` (a subagent's transcripts live in

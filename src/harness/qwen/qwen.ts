@@ -8,6 +8,7 @@ import { isJsonObject, jsonObjectOf } from '../json-shape.js';
 import { lastHint } from '../scrape.js';
 import { pinWithSessionId } from '../session-id-pin.js';
 import { qwenHistory } from './history.js';
+import { qwenProjectDir, qwenTranscript } from './store.js';
 import type { ConversationOf, ConversationRoots, RunEvidence, StoredConversation } from '../types.js';
 
 // qwen-code (a gemini-cli fork): pinned with `--session-id`, the exit hint, and a transcript
@@ -17,16 +18,6 @@ import type { ConversationOf, ConversationRoots, RunEvidence, StoredConversation
 // or without a message); a subagent's transcript is `<project>/subagents/<parent id>/
 // agent-<agent id>.jsonl`, never in chats/. With no message qwen prints no hint and writes no
 // transcript, and `qwen --resume <id>` of it fails (`No saved session found with ID …`, rc 1).
-
-/** The project folder qwen keeps a cwd's conversations in. */
-export function qwenProjectDir(home: string, cwd: string): string {
-  return path.join(home, 'projects', cwd.replace(/[^a-zA-Z0-9]/g, '-'));
-}
-
-/** Where qwen keeps the transcript of `id` for `cwd` (it need not exist). */
-export function qwenTranscript(home: string, cwd: string, id: string): string {
-  return path.join(qwenProjectDir(home, cwd), 'chats', `${id}.jsonl`);
-}
 
 /** A message the user typed: `type: "user"` of this session with some text in its parts. */
 function isUserRecord(line: string, id: string): boolean {
