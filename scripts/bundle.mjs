@@ -2,10 +2,11 @@
 // The second half of `npm run build`: after tsc has typechecked and emitted dist/, esbuild
 // bundles the bin in three parts, so that a command loads only the code it runs:
 //
-//   dist/cli.js            the entry: turns V8's compile cache on, then imports the client
-//   dist/chunks/client.js  one file: the command line's way and the commands scripts, keys and
-//                          the Tab call most (src/client.ts, commands/hot-path.ts), without
-//                          commander
+//   dist/cli.cjs           the bin (and dist/cli.js, the same as an ES module): turns V8's
+//                          compile cache on, then requires the client
+//   dist/chunks/client.cjs one CommonJS file: the command line's way and the commands scripts,
+//                          keys and the Tab call most (src/client.ts, commands/hot-path.ts),
+//                          without commander and without Node's ES module loader
 //   dist/chunks/program.js the commander program and every other command, split per command
 //                          (dist/chunks/*-HASH.js: each command's code, with the Node
 //                          built-ins and libraries it uses, loaded when that command runs);
@@ -41,6 +42,13 @@ const common = {
   sourcemap: true,
   metafile: true,
   logLevel: 'warning',
+};
+// The hot path is CommonJS: Node's ES module loader costs a start ~7 ms of CPU (2 loaded
+// cores) the first time it loads a module. Its code reads import.meta.url (version.ts).
+const commonJs = {
+  format: 'cjs',
+  define: { 'import.meta.url': '__fleetcomUrl' },
+  banner: { js: "var __fleetcomUrl = require('node:url').pathToFileURL(__filename).href;" },
 };
 // commander is CommonJS and requires Node built-ins; an ES module has no `require` of its own.
 const requireBanner = { js: "import { createRequire as __fleetcomRequire } from 'node:module'; const require = __fleetcomRequire(import.meta.url);" };
@@ -81,9 +89,10 @@ const onDemandApart = {
 };
 const client = await build({
   ...common,
+  ...commonJs,
   entryPoints: ['src/client.ts'],
-  outfile: 'dist/chunks/client.js',
-  define: { BUILT_PROGRAM_SHAPE: JSON.stringify(shape) },
+  outfile: 'dist/chunks/client.cjs',
+  define: { ...commonJs.define, BUILT_PROGRAM_SHAPE: JSON.stringify(JSON.stringify(shape)) },
   plugins: [onDemandApart],
 });
 if (new Set(splitEntries.values()).size !== splitEntries.size) throw new Error(`build: two on-demand modules of the hot path share a name: ${[...splitEntries].join(', ')}`);
@@ -103,15 +112,11 @@ const program = await build({
 // `save` as one self-contained file, beside the chunks that import it.
 const save = await build({ ...common, entryPoints: ['src/commands/save-client.ts'], outfile: 'dist/chunks/save-client.js' });
 
-const entry = await build({
-  ...common,
-  entryPoints: ['src/cli.ts'],
-  outfile: 'dist/cli.js',
-  plugins: [apart('client-apart', [['client.js', './chunks/client.js']])],
-});
+const entry = await build({ ...common, ...commonJs, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.cjs' });
+const entryModule = await build({ ...common, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js' });
 // Which source files each output holds and what it imports: the tests check from it that a
 // client command's files stay free of what it does not need.
-const parts = [client, program, save, entry];
+const parts = [client, program, save, entry, entryModule];
 const meta = {
   inputs: Object.assign({}, ...parts.map((p) => p.metafile.inputs)),
   outputs: Object.assign({}, ...parts.map((p) => p.metafile.outputs)),

@@ -1,17 +1,16 @@
 #!/usr/bin/env node
-// The entry (dist/cli.js): turns V8's compile cache on (compile-cache.ts), then runs the
-// command line with client.ts, which the build makes a file of its own (scripts/bundle.mjs),
-// so that the cache covers it: modules imported statically here would be compiled before the
-// cache is on.
+// The entry, built twice (scripts/bundle.mjs): dist/cli.cjs, the bin, and dist/cli.js, the same
+// as an ES module for the command lines that name it (tmux bindings of an older fleetcom,
+// scripts). It turns V8's compile cache on (compile-cache.ts), then runs the command line with
+// client.ts, built as the CommonJS file dist/chunks/client.cjs: required after the cache is on,
+// so that the cache covers it, and without Node's ES module loader, which a start pays for
+// once it loads one ES module (~7 ms of CPU on 2 loaded cores, docs/performance.md).
 import { realpathSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { startCompileCache } from './compile-cache.js';
-import type { Deps } from './deps.js';
 
-/** Runs one command line; returns the exit code (client.ts). */
-export async function main(argv: readonly string[], deps?: Deps): Promise<number> {
-  return (await import('./client.js')).main(argv, deps);
-}
+type Client = typeof import('./client.js');
 
 function isEntry(): boolean {
   const script = process.argv[1];
@@ -25,5 +24,8 @@ function isEntry(): boolean {
 
 if (isEntry()) {
   startCompileCache(process.env);
-  process.exitCode = await main(process.argv.slice(2));
+  const client = createRequire(import.meta.url)('./chunks/client.cjs') as Client;
+  void client.main(process.argv.slice(2)).then((code) => {
+    process.exitCode = code;
+  });
 }

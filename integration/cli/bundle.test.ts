@@ -1,5 +1,6 @@
-// The built bin (scripts/bundle.mjs): dist/cli.js turns the compile cache on and imports
-// dist/chunks/client.js, one file that runs the hot commands (commands/hot-path.ts) itself;
+// The built bin (scripts/bundle.mjs): dist/cli.cjs (and dist/cli.js, the same as an ES module)
+// turns the compile cache on and requires dist/chunks/client.cjs, one CommonJS file that runs
+// the hot commands (commands/hot-path.ts) itself;
 // every other command line goes to dist/chunks/program.js (commander and the command table),
 // split per command, `save` the one file dist/chunks/save-client.js after it. These tests read
 // esbuild's metafile and keep each command's start free of what it does not need: the hot
@@ -17,15 +18,17 @@ interface Output {
 
 const meta = JSON.parse(readFileSync(join(repoRoot, 'dist', 'bundle-meta.json'), 'utf8')) as { outputs: Record<string, Output> };
 
+const STATIC = new Set(['import-statement', 'require-call']);
+
 /** Every source file loaded before the command's code runs: these outputs' static imports, transitively. */
 function loadedSources(...files: string[]): string[] {
   const seen = new Set<string>();
   const visit = (file: string): void => {
     if (seen.has(file)) return;
     seen.add(file);
-    for (const edge of meta.outputs[file]?.imports ?? []) if (edge.kind === 'import-statement' && !edge.external) visit(edge.path);
+    for (const edge of meta.outputs[file]?.imports ?? []) if (STATIC.has(edge.kind) && !edge.external) visit(edge.path);
   };
-  for (const file of ['dist/cli.js', 'dist/chunks/client.js', ...files]) visit(file);
+  for (const file of ['dist/cli.cjs', 'dist/chunks/client.cjs', ...files]) visit(file);
   return [...seen].flatMap((file) => Object.keys(meta.outputs[file]?.inputs ?? {}));
 }
 
@@ -38,7 +41,7 @@ function outputOf(entryPoint: string): string {
 
 const onDemand = (file: string) => (meta.outputs[file]?.imports ?? []).filter((edge) => edge.kind === 'dynamic-import').map((edge) => edge.path);
 /** Only Node's built-ins and no other file: what a one-file part of the build imports. */
-const oneFile = (file: string) => (meta.outputs[file]?.imports ?? []).filter((edge) => !edge.path.startsWith('node:') && edge.kind === 'import-statement');
+const oneFile = (file: string) => (meta.outputs[file]?.imports ?? []).filter((edge) => !edge.path.startsWith('node:') && STATIC.has(edge.kind));
 
 /** What every command but the hot ones loads first: commander and the command table. */
 const PROGRAM = 'dist/chunks/program.js';
@@ -46,23 +49,28 @@ const PROGRAM = 'dist/chunks/program.js';
 const SUPERVISOR_ONLY = [/node_modules\/zod\//, /node_modules\/chokidar\//, /^src\/dashboard\//, /^src\/fleet\/(supervisor\/supervisor|lifecycle\/run-fleet)\.ts/, /^src\/tmux\/runner/];
 
 describe('the bundled bin', () => {
-  it('is dist/cli.js, which imports the client file only once the compile cache is on', () => {
-    expect(meta.outputs['dist/cli.js']?.entryPoint).toBe('src/cli.ts');
-    expect(oneFile('dist/cli.js')).toEqual([]);
-    expect(onDemand('dist/cli.js')).toEqual(['./chunks/client.js']);
-    expect(Object.keys(meta.outputs['dist/cli.js']?.inputs ?? {})).toContain('src/compile-cache.ts');
+  it('is dist/cli.cjs (dist/cli.js the same), which requires the client file only once the compile cache is on', () => {
+    const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { bin: Record<string, string> };
+    expect(pkg.bin).toEqual({ fleetcom: 'dist/cli.cjs' });
+    for (const entry of ['dist/cli.cjs', 'dist/cli.js']) {
+      expect(meta.outputs[entry]?.entryPoint).toBe('src/cli.ts');
+      expect(oneFile(entry)).toEqual([]);
+      expect(Object.keys(meta.outputs[entry]?.inputs ?? {})).toContain('src/compile-cache.ts');
+      const text = readFileSync(join(repoRoot, entry), 'utf8');
+      expect(text.search(/\(["']\.\/chunks\/client\.cjs["']\)/)).toBeGreaterThan(text.indexOf('startCompileCache(process.env)'));
+    }
   });
 
-  it('runs the hot commands from the one file dist/chunks/client.js, without any library', () => {
-    expect(meta.outputs['dist/chunks/client.js']?.entryPoint).toBe('src/client.ts');
-    expect(oneFile('dist/chunks/client.js')).toEqual([]);
+  it('runs the hot commands from the one file dist/chunks/client.cjs, without any library', () => {
+    expect(meta.outputs['dist/chunks/client.cjs']?.entryPoint).toBe('src/client.ts');
+    expect(oneFile('dist/chunks/client.cjs')).toEqual([]);
     const hot = loadedSources();
     expect(hot).toEqual(expect.arrayContaining(['src/client.ts', 'src/commands/hot-path.ts', 'src/commands/tasks.ts', 'src/control/client.ts', 'src/completion/candidates.ts']));
     expect(hot.filter((source) => source.includes('node_modules/'))).toEqual([]);
     expect(hot).not.toContain('src/commands/program.ts');
     // What the hot path imports on demand and does not run itself is a file of the split part.
-    expect([...new Set(onDemand('dist/chunks/client.js'))].sort()).toEqual(['./hosts-next.js', './program.js', './recipe-io.js', './remote.js', './sessions.js']);
-    for (const name of onDemand('dist/chunks/client.js')) expect(meta.outputs[`dist/chunks/${name.slice(2)}`], name).toBeDefined();
+    expect([...new Set(onDemand('dist/chunks/client.cjs'))].sort()).toEqual(['./hosts-next.js', './program.js', './recipe-io.js', './remote.js', './sessions.js']);
+    for (const name of onDemand('dist/chunks/client.cjs')) expect(meta.outputs[`dist/chunks/${name.slice(2)}`], name).toBeDefined();
   });
 
   it('runs every other command through the command table, each command a chunk loaded on demand', () => {

@@ -26,8 +26,12 @@ export interface HotParse {
   opts: Record<string, string | true>;
 }
 
-/** The build puts the command table's shape here (scripts/bundle.mjs); unbundled, commander gives it. */
-declare const BUILT_PROGRAM_SHAPE: ProgramShape | undefined;
+/**
+ * The command table's shape as JSON, put here by the build (scripts/bundle.mjs); unbundled,
+ * commander gives it. A string, parsed only when the Tab asks: a start that does not complete
+ * does not build it.
+ */
+declare const BUILT_PROGRAM_SHAPE: string | undefined;
 
 type HotCommand = HotSpec & { run: (parsed: HotParse, deps: Deps) => Promise<number> };
 
@@ -102,6 +106,6 @@ export function parseHot(words: readonly string[], spec: HotSpec): HotParse | nu
 
 /** The visible commands and options, for completion: built in, or read off commander. */
 async function programShape(deps: Deps): Promise<ProgramShape> {
-  if (typeof BUILT_PROGRAM_SHAPE !== 'undefined') return BUILT_PROGRAM_SHAPE;
+  if (typeof BUILT_PROGRAM_SHAPE !== 'undefined') return JSON.parse(BUILT_PROGRAM_SHAPE) as ProgramShape;
   return (await import('./program.js')).programShape(deps);
 }
