@@ -81,6 +81,7 @@ const onDemandApart = {
       if (args.kind !== 'dynamic-import') return undefined;
       const source = relative(root, resolve(args.resolveDir, args.path.replace(/\.js$/, '.ts')));
       if (HOT_INLINE.has(source)) return undefined;
+      if (source === 'src/commands/save-client.ts') return { path: './save-client.js', external: true }; // built below
       const name = basename(source, '.ts') === 'index' ? basename(dirname(source)) : basename(source, '.ts');
       splitEntries.set(source, name);
       return { path: `./${name}.js`, external: true };

@@ -1,6 +1,6 @@
 // The command lines that scripts, tmux keys and the shell's Tab run most, parsed without
-// commander: `--version`, `ls [--json]`, `next …`, `rerun …` and the completion question
-// (`__complete -- words…`). Each is parsed here only when every word is one it knows (its
+// commander: `--version`, `ls [--json]`, `next …`, `rerun …`, `save …` and the completion
+// question (`__complete -- words…`). Each is parsed here only when every word is one it knows (its
 // options as register.ts declares them, the arguments it takes, `--`); anything else (help, an
 // unknown or misspelt option, a missing value, a new option added to register.ts but not
 // here) returns null and goes to the commander program, which parses or refuses it as before.
@@ -49,6 +49,12 @@ export const HOT: Readonly<Record<string, HotCommand>> = {
   rerun: {
     values: { '--pane': 'pane', '--window': 'window', '--socket': 'socket' }, flags: { '--from-key': 'fromKey' }, args: 1,
     run: async ({ args, opts }, deps) => (await tasks()).runRerun(args[0], opts, deps),
+  },
+  save: {
+    values: { '--output': 'output', '--hosts': 'hosts' }, flags: { '--stdout': 'stdout', '--force': 'force', '--all-hosts': 'allHosts' }, args: 1,
+    run: async ({ args, opts }, deps) => (opts.allHosts || opts.hosts !== undefined
+      ? (await import('./hosts-save.js')).runHostsSave(args[0], opts, deps)
+      : (await import('./save-client.js')).runSaveApart(args[0], opts, deps)),
   },
   __complete: {
     values: {}, flags: {}, args: Infinity,

@@ -33,6 +33,7 @@ const CORPUS: Record<string, string[][]> = {
   next: [[], ['--from-key'], ['--client', 'c'], ['--client=c'], ['--from', '%3', '--socket', '/s/sock', '--from-key'], ['--client'], ['--from-key=1'], ['x'], ['--clinet', 'c'], ['-h'], ['--client', '--from-key'], ['--client', 'a', '--client', 'b']],
   rerun: [[], ['3'], ['%4'], ['@2'], ['--pane', '%1'], ['--pane=%1'], ['--window', '@2'], ['--pane', '%1', '--socket', '/s/sock', '--from-key'], ['3', '4'], ['--pane'], ['-3'], ['--', '-3'], ['-'],
     ['--from-key', '--pane', '%9'], ['--help'], ['--pane', '-x'], ['--bogus'], ['3', '--', '4']],
+  save: [[], ['work'], ['--stdout'], ['--output', 'f.json'], ['--output=f.json', '--force'], ['w', '--all-hosts'], ['--hosts', 'a,b'], ['a', 'b'], ['--output'], ['--stdot'], ['-h'], ['--force=1']],
   __complete: [['--'], ['--', ''], ['--', 'rerun', ''], ['--', 'run', '--', 'claude', ''], ['--', '--he'], ['re'], ['-x'], []],
 };
 
