@@ -16,7 +16,7 @@
 // commands are one file (their code is in the package twice); the whole bin as one file was
 // slower still. The rest of dist/ stays tsc's output, which the benchmarks and tests import
 // piece by piece. Chunks sit one directory below dist/, as src/<area>/*.ts do below src/, so
-// the paths that code builds from import.meta.url (`../cli.js` in src/fleet/runtime-files.ts,
+// the paths that code builds from import.meta.url (`../cli.cjs` in src/fleet/runtime-files.ts,
 // `../../package.json` in src/commands/version.ts) hold in both.
 import { rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, relative, resolve } from 'node:path';
