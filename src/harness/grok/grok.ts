@@ -7,15 +7,14 @@ import { lastHint } from '../scrape.js';
 import { listDir, statOrNull } from '../fs-read.js';
 import { entryTimeMs, inWindow, soleCandidate, WINDOW_MS } from '../store-window.js';
 import { argvProbe } from '../argv-probe.js';
+import { grokEncodeCwd } from './store.js';
+import { grokHistory } from './history.js';
 import type { AgentDetection, InstrumentInput, InstrumentPlan, RunEvidence, StoredConversation } from '../types.js';
 
 // grok: pinned with `--session-id`, no live capture channel; sessions are directories
 // `<home>/sessions/<encoded cwd>/<id>/`.
 
-/** `%` → `%25`, then `/` → `%2F`; everything else literal (`/a%b` → `%2Fa%25b`). */
-export function grokEncodeCwd(cwd: string): string {
-  return cwd.replaceAll('%', '%25').replaceAll('/', '%2F');
-}
+export { grokEncodeCwd } from './store.js';
 
 function instrument(detection: AgentDetection, input: InstrumentInput): InstrumentPlan {
   if (detection.form === 'resume') return { suffix: '', env: {}, pinnedId: detection.targetId, captures: false };
@@ -62,4 +61,5 @@ export const grok: Harness = {
   ownership: { kind: 'none', why: 'grok keeps no record of running sessions' },
   warnings: () => [],
   attention: null,
+  history: grokHistory,
 };

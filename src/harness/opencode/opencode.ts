@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { argvProbe } from '../argv-probe.js';
+import { opencodeHistory } from './history.js';
 import type { SignalResult } from '../attention.js';
 import type { CorrelationContext, Harness, HomeRule } from '../harness.js';
 import { readTextFile, statOrNull } from '../fs-read.js';
@@ -238,6 +239,7 @@ export const opencode: Harness = {
   ownership: { kind: 'none', why: 'opencode keeps every session in one database and records no holder' },
   attention: { file: 'events', signal: opencodeSignal, conversationFromCapture: false },
   warnings: () => [],
+  history: opencodeHistory,
   // Started by hand it runs without fleetcom's plugin, so only `-s <id>` names its session
   // (`--continue` takes the newest one, which may be another process's).
   probe: argvProbe('opencode', { flags: ['-s', '--session'], isId: isOpencodeId, noRecord: "opencode's database names no process of a session" }),
