@@ -4,8 +4,8 @@ import { resolve } from 'node:path';
 import type { Deps } from '../deps.js';
 import { UsageError } from '../errors.js';
 import { HARNESS_NAMES, type HarnessName, type HistoryScope } from '../harness/index.js';
-import { heldBy, historyLine, holderCheck, scopeDirs, searchFound, skippedSummary, snippetLine, type Found, type HeldBy, type HistoryRow } from '../history/index.js';
-import { fleetTasks, fleetView, readHistory } from './history-fleet.js';
+import { fleetTasks, heldBy, historyLine, holderCheck, readHistory, scopeDirs, searchFound, skippedSummary, snippetLine, type Found, type HeldBy, type HistoryRow } from '../history/index.js';
+import { fleetView } from './history-fleet.js';
 
 export interface HistoryOptions {
   cwd?: string;
@@ -54,7 +54,7 @@ export async function runHistory(opts: HistoryOptions, deps: Deps): Promise<numb
   if (opts.search !== undefined && opts.search.trim() === '') throw new UsageError('--search needs some text');
   const scope = await historyScope(opts, deps);
   const view = await fleetView(deps);
-  const gathered = await readHistory(deps, view, scope, agent);
+  const gathered = await readHistory(deps.env, view, scope, agent);
   const fleet = fleetTasks(view);
   const now = deps.now();
   const width = widthOf(deps);

@@ -9,3 +9,6 @@ export { historyLine, skippedSummary, snippetLine } from './format.js';
 export { parseWorktrees, scopeDirs } from './scope.js';
 export { searchFound, type SearchEvent } from './search.js';
 export type * from './types.js';
+export { fleetTasks, fleetViewOf, NO_FLEET, type FleetView } from './fleet-view.js';
+export { readHistory } from './read.js';
+export { matching, planResume, resumeEnv, type ResumePlan } from './resume-plan.js';
