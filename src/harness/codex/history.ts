@@ -44,7 +44,9 @@ function read(file: HistoryFile): HistoryRead {
   if (kind.kind === 'child') return { kind: 'rows', rows: [] };
   if (kind.kind === 'unknown' || meta === null) return { kind: 'skipped', why: kind.kind === 'unknown' ? kind.why : 'no session_meta' };
   if (typeof meta.cwd !== 'string' || !meta.cwd.startsWith('/')) return { kind: 'skipped', why: 'its session_meta names no directory' };
-  const prompts = got.head.map(jsonObjectOf).map((record) => (record === null ? null : userMessage(record))).filter((m): m is string => m !== null);
+  // Only the user's messages are parsed: the first record and the agent's replies are the bulk.
+  const prompts = got.head.slice(1).filter((line) => line.includes('"user_message"')).map(jsonObjectOf)
+    .map((record) => (record === null ? null : userMessage(record))).filter((m): m is string => m !== null);
   const firstPrompt = prompts[0] ?? '';
   // codex writes the rollout at the first message; one without any is not resumable.
   if (got.whole && prompts.length === 0) return { kind: 'rows', rows: [] };
