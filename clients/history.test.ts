@@ -94,17 +94,7 @@ describe.concurrent.each(clientsOf('codex'))('history: $agent $version (Node $no
       : [];
     const expected = names.at(-1)?.thread_name ?? 'the codex history probe';
     t.annotate(`codex ${client.version} session_index.jsonl: ${names.length} line(s) for the thread${names.length ? `, last thread_name ${JSON.stringify(expected)}` : ''}`);
-    const rows = await history(w);
-    const [row] = rows.filter((x) => x.id === id);
-    if (row === undefined) {
-      const { execFileSync } = await import('node:child_process');
-      const files = execFileSync('find', [join(w.sb.env.CODEX_HOME ?? '', 'sessions'), '-name', `*${id}.jsonl`], { encoding: 'utf8' }).trim().split('\n');
-      for (const f of files.filter(Boolean)) {
-        const text = readFileSync(f, 'utf8');
-        process.stderr.write(`DEBUG rollout ${f} ${text.length} bytes:\n${text.split('\n').map((l) => l.slice(0, 300)).join('\n')}\n`);
-      }
-      process.stderr.write(`DEBUG rows ${JSON.stringify(rows)}\n`);
-    }
+    const [row] = (await history(w)).filter((x) => x.id === id);
     expect(row).toMatchObject({ agent: 'codex', title: expected, firstPrompt: 'the codex history probe', cwd: w.project, heldBy: null });
 
     const resumed = await w.fleet.cli('resume', id);
