@@ -5,9 +5,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { claudeSlug } from '../src/harness/index.js';
+import type { LsRecord } from '../src/control/protocol.js';
+import { claudeSlug, readSqliteTable } from '../src/harness/index.js';
 import { clientsOf } from './helpers/clients.js';
-import { clientProcess, pressKeys, REPLY_MS, submit, waitExited, waitForText, waitReady } from './helpers/drive.js';
+import { clientProcess, pressKeys, pressTwice, REPLY_MS, submit, waitExited, waitForText, waitReady } from './helpers/drive.js';
 import { waitFor, waitTask } from './helpers/poll.js';
 import { useClientWorld, type ClientWorld } from './helpers/world.js';
 import { REPLY_MARK, startMockApi, type MockApi } from './mock-api.js';
@@ -107,3 +108,72 @@ describe.concurrent.each(clientsOf('codex'))('history: $agent $version (Node $no
     await waitTask(w.fleet, back.id, (x) => x.conversationId === id, 'the resumed task in the same thread');
   });
 });
+
+/** gemini and opencode: one turn, exit, listed with their own title, resumed by fleetcom resume. */
+interface Other {
+  ready: string;
+  startMs: number;
+  submitted?: (paneText: string) => boolean;
+  exit(w: ClientWorld, task: LsRecord): Promise<void>;
+  /** The title the client itself keeps for the conversation. */
+  title(w: ClientWorld, id: string, said: string): string;
+}
+
+const OTHERS: Record<'gemini' | 'opencode', Other> = {
+  gemini: {
+    ready: 'Type your message',
+    startMs: 60_000,
+    submitted: (text) => text.includes('Type your message'),
+    exit: (w, task) => pressTwice(w.sb, task.paneId, 'C-c', 'Press Ctrl+C again to exit.'),
+    // gemini titles a session by its first user message (its /resume picker shows that).
+    title: (_w, _id, said) => said,
+  },
+  opencode: {
+    ready: 'ctrl+p commands',
+    startMs: 180_000,
+    exit: (w, task) => submit(w.sb, task.paneId, '/exit'),
+    title(w, id) {
+      const read = readSqliteTable(w.sb.env.OPENCODE_DB ?? '', 'session');
+      if (read.kind !== 'rows') throw new Error(`opencode's database: ${read.kind}`);
+      const row = read.rows.find((r) => r[read.columns.indexOf('id')] === id);
+      return String(row?.[read.columns.indexOf('title')]);
+    },
+  },
+};
+
+async function turn(w: ClientWorld, task: LsRecord, how: Other, message: string): Promise<void> {
+  await waitForText(w.sb, task.paneId, how.ready, how.startMs);
+  const replies = w.api.replies.length;
+  await submit(w.sb, task.paneId, message, how.submitted);
+  await waitFor(() => w.api.replies.some((r, i) => i >= replies && r.startsWith(REPLY_MARK)), { what: `the mock to answer ${message}`, timeout: Math.max(how.startMs, REPLY_MS) });
+  await waitForText(w.sb, task.paneId, REPLY_MARK, Math.max(how.startMs, REPLY_MS));
+}
+
+for (const agent of ['gemini', 'opencode'] as const) {
+  describe.each(clientsOf(agent))('history: $agent $version (Node $node)', (client) => {
+    it('lists the conversation under the title the client gave it, and resume brings it back', async (t) => {
+      const how = OTHERS[agent];
+      const w = await useClientWorld(client, api, { test: t });
+      const said = `the ${agent} history probe`;
+      const r = await w.fleet.cli('run', '--cwd', w.project, '--', agent);
+      expect(r.exitCode, r.stderr).toBe(0);
+      const task = await w.fleet.task(r.stdout.trim());
+      await turn(w, task, how, said);
+      await how.exit(w, task);
+      const id = (await waitExited(w.sb, w.fleet, task)).conversationId;
+      expect(id, `${agent} ended with a conversation id`).not.toBeNull();
+
+      const title = how.title(w, id!, said);
+      t.annotate(`${agent} ${client.version} title: ${JSON.stringify(title)}`);
+      const [row] = (await history(w)).filter((x) => x.id === id);
+      expect(row).toMatchObject({ agent, title, cwd: w.project, heldBy: null });
+
+      const resumed = await w.fleet.cli('resume', id!);
+      expect(resumed.exitCode, resumed.stderr).toBe(0);
+      const back = await w.fleet.task(resumed.stdout.trim());
+      expect(back.command).toBe(agent === 'gemini' ? `gemini --resume '${id}'` : `opencode -s '${id}'`);
+      await turn(w, back, how, `more for ${agent}`);
+      await waitTask(w.fleet, back.id, (x) => x.conversationId === id, 'the resumed task in the same conversation');
+    });
+  });
+}
