@@ -11,6 +11,7 @@ import { closeSync, fstatSync, mkdirSync, mkdtempSync, openSync, readSync, rmSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { alternate } from './lib/alternate.mjs';
 import { collect, HistoryCache, searchFound } from '../dist/history/index.js';
 
 const FULL = { cwd: 2_000, all: 20_000, trials: 5, warmup: 1 };
@@ -73,37 +74,19 @@ function headTail4k(files) {
   }
 }
 
-function timeIt(fn, baseline, { trials, warmup }) {
-  const samples = [];
-  const floors = [];
-  let result;
-  for (let i = 0; i < warmup + trials; i++) {
-    let start = performance.now();
-    result = fn();
-    const ms = performance.now() - start;
-    start = performance.now();
-    baseline();
-    const b = performance.now() - start;
-    if (i < warmup) continue;
-    samples.push(ms);
-    floors.push(b);
-  }
-  return { samples, floors, result };
-}
-
 export async function run({ smoke = false } = {}) {
   const size = smoke ? SMOKE : FULL;
   const tmp = mkdtempSync(join(tmpdir(), 'fleetcom-bench-history-'));
   try {
     const one = makeStores(join(tmp, 'one'), size.cwd, 1);
     const scope = { kind: 'dirs', dirs: ['/home/someone/src/p0'] };
-    const cold = timeIt(() => collect(one.homes, scope, HistoryCache.none()).found.length, () => headTail4k(one.files), size);
+    const cold = alternate(() => collect(one.homes, scope, HistoryCache.none()).found.length, () => headTail4k(one.files), size);
     if (cold.result !== size.cwd) throw new Error(`history --cwd listed ${cold.result} of ${size.cwd}`);
     const cacheFile = join(tmp, 'cache-one.json');
     const warmOnce = HistoryCache.load(cacheFile);
     collect(one.homes, scope, warmOnce);
     warmOnce.save();
-    const warm = timeIt(() => {
+    const warm = alternate(() => {
       const cache = HistoryCache.load(cacheFile);
       const n = collect(one.homes, scope, cache).found.length;
       cache.save();
@@ -115,7 +98,7 @@ export async function run({ smoke = false } = {}) {
     const first = HistoryCache.load(manyCache);
     collect(many.homes, { kind: 'all' }, first);
     first.save();
-    const all = timeIt(() => {
+    const all = alternate(() => {
       const cache = HistoryCache.load(manyCache);
       const n = collect(many.homes, { kind: 'all' }, cache).found.length;
       cache.save();
@@ -125,7 +108,7 @@ export async function run({ smoke = false } = {}) {
 
     const found = collect(one.homes, scope, HistoryCache.load(cacheFile)).found;
     const grepRoots = one.homes.map((h) => h.home);
-    const search = timeIt(() => [...searchFound(found, NEEDLE.toLowerCase())].filter((e) => e.kind === 'match').length,
+    const search = alternate(() => [...searchFound(found, NEEDLE.toLowerCase())].filter((e) => e.kind === 'match').length,
       () => execFileSync('grep', ['-rilF', NEEDLE, ...grepRoots]), size);
     const holding = Array.from({ length: size.cwd }, (_, n) => n % 100 < 2).filter(Boolean).length;
     if (search.result !== holding) throw new Error(`history --search found ${search.result}, not ${holding}`);

@@ -3,20 +3,10 @@
 import { describe, expect, it } from 'vitest';
 import { startFleet } from '../helpers/fleet.js';
 import { pressKeys } from '../helpers/pane.js';
-import { useSandbox, type Sandbox } from '../helpers/sandbox.js';
+import { useSandbox } from '../helpers/sandbox.js';
 import { waitFor } from '../helpers/wait-for.js';
+import { screen, waitForScreen } from '../helpers/screen.js';
 import { exitAgent, spawnIn, startsAfter, talk } from '../sessions/kit.js';
-
-const screen = (sb: Sandbox, pane: string) => sb.ops.capturePane(pane, { history: false });
-
-function waitForScreen(sb: Sandbox, pane: string, needle: RegExp, what: string): Promise<string> {
-  return waitFor(async () => {
-    const text = await screen(sb, pane);
-    return needle.test(text) ? text : false;
-  }, { what: `the dashboard to show ${what} (${String(needle)})` }).catch(async (e: Error) => {
-    throw new Error(`${e.message}\n--- dashboard ---\n${await screen(sb, pane).catch(() => '(gone)')}`);
-  });
-}
 
 describe('the dashboard history key', () => {
   it('lists the directory\'s conversations, filters them by typing, and resumes the chosen one', async () => {
