@@ -174,6 +174,7 @@ for (const agent of ['gemini', 'opencode'] as const) {
       expect(back.command).toBe(agent === 'gemini' ? `gemini --resume '${id}'` : `opencode -s '${id}'`);
       await turn(w, back, how, `more for ${agent}`);
       await waitTask(w.fleet, back.id, (x) => x.conversationId === id, 'the resumed task in the same conversation');
-    });
+      // opencode takes ~30 s to start and as much for a turn on 2 loaded cores, twice here.
+    }, 600_000);
   });
 }
