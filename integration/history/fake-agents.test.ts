@@ -1,12 +1,16 @@
 // `history` and `resume` against conversations the five fake agents really made in a temp
 // HOME: each listed from its own store with the title its agent gave it, the one still running
 // held by its task, and an ended one brought back into its own conversation by a prefix.
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startFleet } from '../helpers/fleet.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { waitFor } from '../helpers/wait-for.js';
 import type { LsRecord } from '../../src/control/protocol.js';
-import { exitAgent, spawnIn, startsAfter, talk, type Agent } from '../sessions/kit.js';
+import { exitAgent, READY, spawnIn, startsAfter, talk, type Agent } from '../sessions/kit.js';
+import { handSession, startDirectly } from '../helpers/by-hand.js';
+import { typeLine, waitForText } from '../helpers/pane.js';
 
 const AGENTS: Agent[] = ['claude', 'codex', 'grok', 'gemini', 'opencode'];
 const SAID = (agent: Agent) => `${agent} please remember the seven blue elephants`;
@@ -74,5 +78,29 @@ describe('history and resume with the fake agents', () => {
     const unknown = await fleet.cli('resume', 'ffffffff');
     expect(unknown.exitCode).toBe(1);
     expect(unknown.stderr).toContain('no conversation ffffffff');
+  });
+
+  it('names the pid of a claude started by hand that has the conversation open, and resume refuses it', async () => {
+    const sb = await useSandbox();
+    const fleet = await startFleet(sb);
+    const dir = await sb.mkdir('home', 'w', 'solo');
+    const session = await handSession(sb, 'hand', dir);
+    const hand = await startDirectly(sb, session, dir, ['claude']);
+    await waitForText(sb, hand.paneId, READY.claude);
+    await typeLine(sb, hand.paneId, 'typed by hand');
+    await waitForText(sb, hand.paneId, 'fake reply to: typed by hand');
+
+    // The holder is the claude process its registry record names (below the pane's own process).
+    const [record] = readdirSync(join(sb.env.CLAUDE_CONFIG_DIR!, 'sessions')).filter((n) => n.endsWith('.json'));
+    const pid = Number(record!.slice(0, -'.json'.length));
+    const [row] = JSON.parse((await fleet.cliIn(dir, sb.env, 'history', '--json')).stdout) as Row[];
+    expect(row).toMatchObject({ agent: 'claude', title: 'typed by hand', heldBy: { pid } });
+    const plain = await fleet.cliIn(dir, sb.env, 'history');
+    expect(plain.stdout).toContain(`[pid ${pid}] typed by hand`);
+    const before = (await sb.agentStarts()).length;
+    const refused = await fleet.cli('resume', row!.id);
+    expect(refused.exitCode).toBe(1);
+    expect(refused.stderr).toContain(`is open in pid ${pid} outside this fleet`);
+    expect((await sb.agentStarts()).length).toBe(before);
   });
 });
