@@ -51,6 +51,23 @@ describe('history on store files', () => {
     ]);
   });
 
+  it('reads a second account named by config homes, with the home each row came from; a bad homes key is refused whole', async () => {
+    const sb = await useSandbox();
+    const work = join(sb.home, '.claude-work');
+    mkdirSync(join(work, 'projects', SLUG), { recursive: true });
+    writeFileSync(join(work, 'projects', SLUG, `${id(7)}.jsonl`), jsonl([user('from the work account')]));
+    writeFileSync(join(project(sb), `${id(8)}.jsonl`), jsonl([user('from the default account')]));
+    const config = join(sb.env.FLEETCOM_CONFIG_DIR!, 'config.json');
+    mkdirSync(sb.env.FLEETCOM_CONFIG_DIR!, { recursive: true });
+    writeFileSync(config, JSON.stringify({ homes: { claude: ['~/.claude-work'] } }));
+    const rows = JSON.parse((await history(sb, '--cwd', CWD, '--json')).stdout) as Array<Row & { home: string }>;
+    expect(rows.map((r) => [r.title, r.home]).sort()).toEqual([['from the default account', sb.env.CLAUDE_CONFIG_DIR], ['from the work account', work]]);
+    writeFileSync(config, JSON.stringify({ homes: { cluade: ['~/x'] } }));
+    const refused = await history(sb, '--all');
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stderr).toContain('homes');
+  });
+
   it('skips or reads as far as sound a FIFO, a link to /dev/zero, a 30 MB line, a torn line, invalid UTF-8, a foreign file, a loop', async () => {
     const sb = await useSandbox();
     const dir = project(sb);
