@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readHeadTail, streamLines } from '../../src/harness/index.js';
-import { collect, configuredHomes, HistoryCache, historyLine, homesOf, matching, parseCache, parseWorktrees, resumeEnv, skippedSummary, type Found } from '../../src/history/index.js';
+import { collect, configuredHomes, planResume, HistoryCache, historyLine, homesOf, matching, parseCache, parseWorktrees, resumeEnv, skippedSummary, type Found } from '../../src/history/index.js';
 import { tempDir, write } from '../harness/fixtures.js';
 
 // The history layer's pure parts: bounded reads, the cache's distrust, worktree parsing, homes,
@@ -91,4 +91,16 @@ describe('scope, homes and output', () => {
     expect(matching(rows, 'ab').map((r) => r.id)).toEqual(['abc', 'abcd', 'abx']);
     expect(resumeEnv({ PATH: '/bin', OPENCODE_DB: '/other.db' }, { agent: 'opencode', home: '/u/.local/share/opencode/opencode.db' })).toEqual({ PATH: '/bin', XDG_DATA_HOME: '/u/.local/share' });
   });
+
+  it('plans a resume: the holding task, the holding pid, a directory gone, else the agent\'s resume form there', () => {
+    const dir = tempDir();
+    const row = found('019f5453-de22-7240-b2e5-0d32692aa6d9', { agent: 'codex', cwd: dir, home: '/u/.codex-b' });
+    expect(planResume(row, { task: 4 }, {})).toEqual({ kind: 'held-by-task', task: 4 });
+    expect(planResume(row, { pid: 99 }, {})).toEqual({ kind: 'held-by-pid', pid: 99 });
+    expect(planResume({ ...row, cwd: path.join(dir, 'removed-worktree') }, null, {})).toEqual({ kind: 'gone', cwd: path.join(dir, 'removed-worktree') });
+    expect(planResume(row, null, { PATH: '/bin', CODEX_HOME: '/u/.codex' })).toEqual({
+      kind: 'start', command: "codex resume '019f5453-de22-7240-b2e5-0d32692aa6d9'", cwd: dir, env: { PATH: '/bin', CODEX_HOME: '/u/.codex-b' },
+    });
+  });
 });
+
