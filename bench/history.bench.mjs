@@ -103,7 +103,7 @@ export async function run({ smoke = false } = {}) {
       const n = collect(many.homes, { kind: 'all' }, cache).found.length;
       cache.save();
       return n;
-    }, () => headTail4k(many.files), { ...size, trials: Math.max(2, Math.ceil(size.trials / 2)) });
+    }, () => headTail4k(many.files), size);
     if (all.result !== size.all) throw new Error(`history --all listed ${all.result} of ${size.all}`);
 
     const found = collect(one.homes, scope, HistoryCache.load(cacheFile)).found;
