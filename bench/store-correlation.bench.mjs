@@ -14,6 +14,7 @@ import { lstatSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { alternate } from './lib/alternate.mjs';
 import { resolveId, utcDateFolders } from '../dist/harness/index.js';
 import { claudeStore, codexStore } from './lib/stores.mjs';
 
@@ -24,25 +25,6 @@ const CWD = '/home/someone/src/project';
 /** The lookup over its floor: codex reads no inode (≤ 1), claude stats each transcript once. */
 const CODEX_RATIO = 1;
 const CLAUDE_RATIO = 1.25;
-
-/** `fn` and `floor` alternately, WARMUP + TRIALS times each; the samples of both after warm-up. */
-function timeIt(fn, floor, { trials: TRIALS, warmup: WARMUP }) {
-  const samples = [];
-  const floors = [];
-  let result;
-  for (let i = 0; i < WARMUP + TRIALS; i++) {
-    let start = performance.now();
-    result = fn();
-    const ms = performance.now() - start;
-    start = performance.now();
-    floor();
-    const f = performance.now() - start;
-    if (i < WARMUP) continue;
-    samples.push(ms);
-    floors.push(f);
-  }
-  return { samples, floors, result };
-}
 
 /** The file system's part: list the directories and lstat every entry (what 8.5 must read). */
 function listAndStat(dirs) {
@@ -65,9 +47,9 @@ export async function run({ smoke = false } = {}) {
     const base = { captureFile: null, exitHint: null, pinnedId: null, endedAt: null, cwd: CWD };
     const codexDirs = utcDateFolders(codex.spawnedAt, Date.now(), 2, 1).map((f) => join(codex.home, 'sessions', ...f.split('/')))
       .filter((dir) => codex.dirs.has(dir));
-    const codexRun = timeIt(() => resolveId({ ...base, harness: 'codex', home: codex.home, spawnedAt: codex.spawnedAt }, options(Date.now())), () => listAndStat(codexDirs), size);
+    const codexRun = alternate(() => resolveId({ ...base, harness: 'codex', home: codex.home, spawnedAt: codex.spawnedAt }, options(Date.now())), () => listAndStat(codexDirs), size);
     if (codexRun.result?.id !== codex.target) throw new Error(`codex correlation found ${JSON.stringify(codexRun.result)}, not ${codex.target}`);
-    const claudeRun = timeIt(() => resolveId({ ...base, harness: 'claude', home: claude.home, spawnedAt: claude.spawnedAt }, options(claude.spawnedAt + 60_000)), () => listAndStat([claude.project]), size);
+    const claudeRun = alternate(() => resolveId({ ...base, harness: 'claude', home: claude.home, spawnedAt: claude.spawnedAt }, options(claude.spawnedAt + 60_000)), () => listAndStat([claude.project]), size);
     if (claudeRun.result?.id !== claude.target) throw new Error(`claude correlation found ${JSON.stringify(claudeRun.result)}, not ${claude.target}`);
     return [
       { figure: `store correlation: codex, ${CODEX_ROLLOUTS / 1000}k rollouts / ${CODEX_DAYS} d`, unit: 'ms', samples: codexRun.samples, baseline: codexRun.floors, target: { ratio: CODEX_RATIO },

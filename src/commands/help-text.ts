@@ -151,6 +151,23 @@ export const COMMAND_HELP: Readonly<Record<string, CommandHelp>> = {
       ['fleetcom adopt --all', 'every agent pane that can be adopted'],
     ],
   },
+  history: {
+    group: 'Agents',
+    summary: "every agent's past conversations",
+    examples: [
+      ['fleetcom history', "this directory's (and its worktrees'), newest first"],
+      ['fleetcom history --all --search "rate limit"', 'every directory, with a snippet'],
+      ['fleetcom history --agent codex --json', 'one agent, for scripts'],
+    ],
+  },
+  resume: {
+    group: 'Agents',
+    summary: 'bring a past conversation back as a task',
+    examples: [
+      ['fleetcom resume 019f5453', 'by a prefix of its id, in its own directory'],
+      ['fleetcom resume 019f5453 --name review', 'the new task named'],
+    ],
+  },
   next: {
     group: 'Agents',
     summary: 'go to the next task that needs you',

@@ -16,9 +16,11 @@ const doctor = () => import('./doctor.js');
 const explain = () => import('./explain.js');
 const hostsLs = () => import('./hosts-ls.js');
 const hostsSave = () => import('./hosts-save.js');
+const history = () => import('./history.js');
 const hosts = () => import('./hosts.js');
 const keys = () => import('./keys.js');
 const load = () => import('./load.js');
+const resume = () => import('./resume.js');
 // save runs from its own one-file bundle (save-client.ts).
 const save = () => import('./save-client.js');
 const sessions = () => import('./sessions.js');
@@ -146,6 +148,25 @@ export function registerCommands(program: Command, deps: Deps, dispatch: Dispatc
     .description('list saved sessions and recovery snapshots, newest first')
     .option('--json', 'print one JSON document')
     .action((opts) => dispatch(async () => (await sessions()).runSessions(opts, deps)));
+
+  program
+    .command('history')
+    .description("every agent's past conversations, newest first, from their own stores")
+    .option('--cwd <dir>', "this directory's conversations and those of its git worktrees (default: the current directory)")
+    .option('--all', 'every directory')
+    .option('--agent <name>', 'only this agent (claude, codex, grok, gemini, opencode, qwen, kilo)')
+    .option('--search <text>', "only conversations whose messages hold the text (case-insensitive), with a snippet")
+    .option('--limit <n>', 'at most n conversations')
+    .option('--json', 'print an array of conversation records')
+    .option('--verbose', 'list every store file skipped, and why')
+    .action((opts) => dispatch(async () => (await history()).runHistory(opts, deps)));
+
+  program
+    .command('resume')
+    .description('bring a past conversation back as a task (or show the task that has it open)')
+    .argument('<id>', 'a conversation id, or a prefix naming one (as fleetcom history lists them)')
+    .option('--name <name>', "the task's display name")
+    .action((id: string, opts) => dispatch(async () => (await resume()).runResume(id, opts, deps)));
 
   program
     .command('recover')

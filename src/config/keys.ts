@@ -3,6 +3,7 @@
 // config` and docs/configuration.md (checked by test/docs/docs.test.ts) follow from this list.
 import * as z from 'zod';
 import { hostProblem } from '../remote/host-name.js';
+import { HARNESS_NAMES, type HarnessName } from '../harness/names.js';
 import { GROUP_BY, TMUX_KEY, type GroupBy } from './values.js';
 
 export const configKeys = {
@@ -63,6 +64,16 @@ export const configKeys = {
     env: 'FLEETCOM_HOST_TIMEOUT',
     about: 'seconds a host of --all-hosts (or the dashboard) has to answer before it shows as unreachable',
   },
+  homes: {
+    schema: z.partialRecord(z.enum(HARNESS_NAMES, { error: `expected an agent: ${HARNESS_NAMES.join(', ')}` }), z.array(
+      z.string({ error: 'expected a directory' }).refine((dir) => (dir.startsWith('/') || dir === '~' || dir.startsWith('~/')) && !/\p{Cc}/u.test(dir), {
+        error: 'expected an absolute directory or ~/… without control characters',
+      }),
+      { error: 'expected a list of directories' },
+    ), { error: 'expected an object: agent → list of homes, e.g. {"claude": ["~/.claude-work"]}' }),
+    default: {} as Partial<Record<HarnessName, string[]>>,
+    about: 'more agent homes `history` and `resume` read, besides the default ones and those of tasks and recipes',
+  },
 } as const;
 
 function words(error: string) {
@@ -82,6 +93,7 @@ export interface Settings {
   sshCommand: string[];
   remoteCommand: string[];
   hostTimeoutSeconds: number;
+  homes: Partial<Record<HarnessName, string[]>>;
 }
 
 /** The file's shape: every key optional, no other key allowed (a typo must not pass silently). */
@@ -95,5 +107,6 @@ export const configFileSchema = z.strictObject({
   sshCommand: configKeys.sshCommand.schema.optional(),
   remoteCommand: configKeys.remoteCommand.schema.optional(),
   hostTimeoutSeconds: configKeys.hostTimeoutSeconds.schema.optional(),
+  homes: configKeys.homes.schema.optional(),
 });
 export type ConfigFile = z.infer<typeof configFileSchema>;

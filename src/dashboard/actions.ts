@@ -13,14 +13,15 @@ import { displayMessage } from '../tmux/sessions.js';
 import { selectWindow } from '../tmux/windows.js';
 import { fit } from './cells.js';
 import type { Action } from './keys.js';
-import type { AdoptChoice, LoadChoice } from './model.js';
+import type { AdoptChoice, HistoryChoice, LoadChoice } from './model.js';
 import { formatAge } from '../format-age.js';
 import type { HostsFeed } from './host-rows.js';
+import { historyChoices, resumeConversation } from './history-actions.js';
 
 /** What the fleet loop hands the dashboard (fleet-ui.ts), and the hosts `up` reaches (none: this machine only). */
 export type ActionDeps = FleetUiContext & { hosts?: HostsFeed | null };
 
-export type Outcome = { status: string } | { choices: LoadChoice[] } | { agentPanes: AdoptChoice[] };
+export type Outcome = { status: string } | { choices: LoadChoice[] } | { agentPanes: AdoptChoice[] } | { history: HistoryChoice[]; where: string };
 
 export async function perform(action: Action, deps: ActionDeps): Promise<Outcome> {
   const task = 'id' in action ? [...deps.fleet.tasks()].find((t) => t.id === action.id) : undefined;
@@ -63,6 +64,10 @@ export async function perform(action: Action, deps: ActionDeps): Promise<Outcome
       return { agentPanes: await agentPanes(deps) };
     case 'adopt':
       return { status: await adoptPane(action.paneId, deps) };
+    case 'list-history':
+      return historyChoices(action.cwd, deps);
+    case 'resume-conversation':
+      return { status: await resumeConversation(action.key, deps) };
     case 'last-window':
       await lastWindow(deps.tmux, deps.sessionId);
       return { status: '' };

@@ -1,7 +1,7 @@
 // Key handling as a pure function: (UI state, key, rows) → new UI state and at most one action
 // for the loop to carry out. Nothing here talks to tmux or the supervisor.
 import type { RemoteTarget } from '../remote/remote-tmux.js';
-import { displayOrder, GROUPINGS, nextRowNeedingYou, selectedRow, type AdoptChoice, type LoadChoice, type Mode, type Row, type Ui } from './model.js';
+import { displayOrder, GROUPINGS, historyShown, nextRowNeedingYou, selectedRow, type AdoptChoice, type HistoryChoice, type LoadChoice, type Mode, type Row, type Ui } from './model.js';
 
 export type Key =
   | { name: 'up' | 'down' | 'left' | 'right' | 'enter' | 'escape' | 'backspace' | 'tab' | 'interrupt' }
@@ -19,6 +19,9 @@ export type Action =
   | { kind: 'load'; choice: LoadChoice }
   | { kind: 'list-agent-panes' }
   | { kind: 'adopt'; paneId: string }
+  /** `h`: the history of a directory (null: every directory of the fleet). */
+  | { kind: 'list-history'; cwd: string | null }
+  | { kind: 'resume-conversation'; key: string }
   | { kind: 'last-window' }
   | { kind: 'quit' }
   // A host's task: its window shown here over ssh, its screen peeked at, rerun there.
@@ -122,6 +125,26 @@ function adoptKey(ui: Ui, mode: Extract<Mode, { kind: 'adopt' }>, key: Key): Key
   return { ui: list(ui, `adopting pane ${choice.paneId}…`), action: { kind: 'adopt', paneId: choice.paneId } };
 }
 
+/**
+ * The history chooser: typing filters (so letters never move), ↑↓ choose, Enter resumes the
+ * conversation as a task or goes to the task that has it open.
+ */
+function historyKey(ui: Ui, mode: Extract<Mode, { kind: 'history' }>, key: Key): KeyResult {
+  if (key.name === 'escape' || key.name === 'interrupt') return { ui: list(ui, ''), action: null };
+  const shown = historyShown(mode.choices, mode.text);
+  const last = Math.max(0, shown.length - 1);
+  if (key.name === 'up') return { ui: { ...ui, mode: { ...mode, index: Math.max(0, mode.index - 1) } }, action: null };
+  if (key.name === 'down') return { ui: { ...ui, mode: { ...mode, index: Math.min(last, mode.index + 1) } }, action: null };
+  if (key.name === 'enter') {
+    const choice = shown[Math.min(mode.index, last)];
+    if (!choice) return { ui: { ...ui, status: 'no conversation matches' }, action: null };
+    if (choice.heldByTask !== null) return { ui: list(ui, `task ${choice.heldByTask} has it open`), action: { kind: 'select-window', id: choice.heldByTask } };
+    return { ui: list(ui, 'resuming…'), action: { kind: 'resume-conversation', key: choice.key } };
+  }
+  const text = edit(mode.text, key);
+  return { ui: text === null ? ui : { ...ui, mode: { ...mode, text, index: 0 } }, action: null };
+}
+
 export function handleKey(ui: Ui, key: Key, rows: readonly Row[], home: string): KeyResult {
   const mode = ui.mode;
   const c = char(key);
@@ -134,6 +157,8 @@ export function handleKey(ui: Ui, key: Key, rows: readonly Row[], home: string):
       return loadKey(ui, mode, key);
     case 'adopt':
       return adoptKey(ui, mode, key);
+    case 'history':
+      return historyKey(ui, mode, key);
     case 'help':
       return { ui: list(ui), action: null };
     case 'confirm-quit':
@@ -183,6 +208,8 @@ export function handleKey(ui: Ui, key: Key, rows: readonly Row[], home: string):
       return { ui, action: { kind: 'list-sessions' } };
     case 'a':
       return { ui: { ...ui, status: 'looking for agents started by hand…' }, action: { kind: 'list-agent-panes' } };
+    case 'h':
+      return { ui: { ...ui, status: 'reading the agents\' stores…' }, action: { kind: 'list-history', cwd: row && !row.remote ? row.cwd : null } };
     case '/':
       return { ui: { ...ui, mode: { kind: 'find', text: '', restore: { selected: ui.selected, index: ui.index } } }, action: null };
     case 's': {
@@ -218,4 +245,10 @@ export function openAdopt(ui: Ui, choices: AdoptChoice[]): Ui {
   if (choices.length === 0) return { ...ui, status: 'no pane runs an agent started by hand' };
   const sorted = [...choices.filter((c) => c.refused === null), ...choices.filter((c) => c.refused !== null)];
   return { ...ui, status: '', mode: { kind: 'adopt', choices: sorted, index: 0 } };
+}
+
+/** The history chooser, once the loop has read the stores. */
+export function openHistory(ui: Ui, choices: HistoryChoice[], where: string): Ui {
+  if (choices.length === 0) return { ...ui, status: `no past conversation in ${where}` };
+  return { ...ui, status: '', mode: { kind: 'history', choices, text: '', index: 0, where } };
 }

@@ -53,6 +53,23 @@ export interface AdoptChoice {
   refused: string | null;
 }
 
+/** A past conversation offered by `h` (fleetcom history). */
+export interface HistoryChoice {
+  label: string;
+  /** Which conversation (the loop keeps the rows by it). */
+  key: string;
+  /** The task of this fleet that has it open: Enter goes there instead of resuming. */
+  heldByTask: number | null;
+  /** What typing filters on, lowercased: agent, title, id, directory. */
+  text: string;
+}
+
+/** The choices the filter text leaves, in order. */
+export function historyShown(choices: readonly HistoryChoice[], text: string): HistoryChoice[] {
+  const needle = text.toLowerCase();
+  return needle === '' ? [...choices] : choices.filter((c) => c.text.includes(needle));
+}
+
 export type Mode =
   | { kind: 'list' }
   | { kind: 'prompt'; purpose: 'new' | 'rename' | 'group' | 'save'; text: string; taskId: number | null }
@@ -60,7 +77,8 @@ export type Mode =
   | { kind: 'confirm-quit' }
   | { kind: 'help' }
   | { kind: 'load'; choices: LoadChoice[]; index: number }
-  | { kind: 'adopt'; choices: AdoptChoice[]; index: number };
+  | { kind: 'adopt'; choices: AdoptChoice[]; index: number }
+  | { kind: 'history'; choices: HistoryChoice[]; text: string; index: number; where: string };
 
 export interface Ui {
   /** The selected task's id, and its place in the list when it was selected. */

@@ -10,7 +10,7 @@ import { cellWidth, fit, fitRight } from './cells.js';
 import { TAGGED_GLYPH } from '../fleet/supervisor/glyphs.js';
 import { formatAge } from '../format-age.js';
 import type { HostStatus } from './host-rows.js';
-import { glyphOf, shownSections, selectedRow, type Mode, type Row, type Ui } from './model.js';
+import { glyphOf, historyShown, shownSections, selectedRow, type Mode, type Row, type Ui } from './model.js';
 
 export type LineStyle = 'plain' | 'header' | 'title' | 'selected' | 'status' | 'waiting' | 'permission';
 
@@ -44,7 +44,7 @@ export const HELP: readonly string[] = [
   '/        find by name, command    w   save the fleet as a session',
   '         or group                 o   load a session or recovery snapshot',
   's        cycle grouping           q   back to the previous window',
-  'a        adopt an agent you started by hand in a pane (fleetcom adopt)',
+  'a        adopt an agent started by hand  h   past conversations (history)',
   'N        next task that needs you (a permission first, then the longest waiting)',
   '?        this help                Q   quit: stop every task (fleetcom down)',
   '',
@@ -88,6 +88,8 @@ function statusText(mode: Mode, ui: Ui): string {
       return 'Load: ↑↓ choose · Enter load · Esc cancel';
     case 'adopt':
       return 'Adopt: ↑↓ choose · Enter adopt · Esc cancel';
+    case 'history':
+      return `History of ${mode.where}: ${mode.text}█  (type to filter · ↑↓ choose · Enter resume · Esc cancel)`;
     default:
       return ui.status;
   }
@@ -148,6 +150,13 @@ function body(frame: Frame, width: number): Body {
       : mode.choices.map((c, i) => fit(`${i === mode.index ? '›' : ' '} ${c.label}`, width));
     const styles = lines.map((_, i): LineStyle => (i === mode.index && mode.choices.length > 0 ? 'selected' : 'plain'));
     return { lines, styles, ids: lines.map(() => null), selectedLine: mode.index };
+  }
+  if (mode.kind === 'history') {
+    const shown = historyShown(mode.choices, mode.text);
+    const index = Math.min(mode.index, Math.max(0, shown.length - 1));
+    const lines = shown.length === 0 ? [fit('  No conversation matches.', width)] : shown.map((c, i) => fit(`${i === index ? '›' : ' '} ${c.label}`, width));
+    const styles = lines.map((_, i): LineStyle => (i === index && shown.length > 0 ? 'selected' : 'plain'));
+    return { lines, styles, ids: lines.map(() => null), selectedLine: index };
   }
   return listBody(frame, width);
 }

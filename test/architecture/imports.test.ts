@@ -14,7 +14,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['client.ts'],
   ['commands'],
   ['dashboard'],
-  ['fleet', 'doctor', 'config', 'completion'],
+  ['fleet', 'doctor', 'config', 'completion', 'history'],
   ['control', 'capture', 'sessions', 'ownership', 'remote'],
   ['harness', 'tmux'],
   ['deps.ts', 'errors.ts', 'report.ts', 'paths.ts', 'fs-safety.ts', 'format-age.ts', 'warnings.ts', 'compile-cache.ts'],

@@ -94,6 +94,17 @@ describe('codex history', () => {
     expect(byId.get(other)?.title).toBe('second thread');
   });
 
+  it('reads the user\'s messages as 0.171.0 writes them (response_item of role user), never its context blocks', () => {
+    const home = tempDir();
+    const item = (role: string, text: string) => ({ timestamp: 't', type: 'response_item', payload: { type: 'message', role, content: [{ type: role === 'user' ? 'input_text' : 'output_text', text }] } });
+    roll(home, CID, [meta(CID), item('developer', '<skills_instructions>x'), item('user', '<environment_context>\n  <cwd>/work/proj</cwd>'), item('user', '# AGENTS.md instructions for /work/proj'),
+      item('user', 'the real question'), { timestamp: 't', type: 'event_msg', payload: { type: 'item_completed', item: { type: 'UserMessage' } } }, item('assistant', 'an answer')]);
+    expect(rows(codex, home)).toEqual([expect.objectContaining({ id: CID, title: 'the real question', firstPrompt: 'the real question', messages: 1 })]);
+    const [file] = codex.files(home, { kind: 'all' }).files;
+    expect(codex.search(file!, home, 'AN ANSWER')).toEqual({ kind: 'matches', matches: [{ id: CID, snippet: 'an answer' }] });
+    expect(codex.search(file!, home, 'environment_context')).toEqual({ kind: 'matches', matches: [] });
+  });
+
   it('never lists a subagent thread, nor one of another directory', () => {
     const home = tempDir();
     rollout(home, C, CHILD);

@@ -15,6 +15,9 @@ import { claudeProjectDirs, isTypedText, isUserRecord } from './transcript.js';
 const HEAD = 64 * 1024;
 const TAIL = 64 * 1024;
 
+/** A line that may be a user record or a title record (JSON may put spaces after the colon). */
+const MATTERS = /"type"\s*:\s*"(user|custom-title|ai-title|summary)"/;
+
 function projectDirs(home: string, scope: HistoryScope): string[] {
   if (scope.kind === 'dirs') return [...new Set(scope.dirs.flatMap((dir) => claudeProjectDirs(home, dir)))];
   const projects = path.join(home, 'projects');
@@ -44,6 +47,8 @@ function read(file: HistoryFile): ReturnType<HistoryReader['read']> {
   let cwd: string | null = null;
   let turns = 0;
   for (const line of [...got.head, ...got.tail]) {
+    // Most lines are the agent's replies and tool calls: only those that can matter are parsed.
+    if (cwd !== null && !MATTERS.test(line)) continue;
     const record = jsonObjectOf(line);
     if (record === null) continue;
     if (cwd === null && typeof record.cwd === 'string' && record.cwd.startsWith('/')) cwd = record.cwd;

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import type { HistoryFile, HistoryRead, HistoryReader, HistorySkip } from '../history.js';
-import { historyFileOf, readHeadTail, searchJsonLines } from '../history-read.js';
+import { historyFileOf, readHeadTail, searchJsonLines, textsOfContent } from '../history-read.js';
 import { isJsonObject, jsonObjectOf, type JsonObject } from '../json-shape.js';
 import { everyDateFolder, rolloutsIn, sessionMeta, threadKind } from './rollouts.js';
 
@@ -26,12 +26,25 @@ function files(home: string): { files: HistoryFile[]; skipped: HistorySkip[] } {
   return { files: found, skipped };
 }
 
-/** The user's message of an `event_msg` record, or null. */
+/**
+ * The user's message a record holds, or null. Measured on 0.171.0: a `response_item` message
+ * of role `user` with `input_text` parts — among them codex's own context blocks
+ * (`<environment_context>…`, `# AGENTS.md instructions…`), which are not the user's words;
+ * older rollouts (and fleetcom's fake) also carry an `event_msg` of type `user_message`.
+ */
 function userMessage(record: JsonObject): string | null {
   const payload = record.payload;
-  if (record.type !== 'event_msg' || !isJsonObject(payload) || payload.type !== 'user_message') return null;
-  return typeof payload.message === 'string' && payload.message.trim() !== '' ? payload.message : null;
+  if (!isJsonObject(payload)) return null;
+  if (record.type === 'event_msg' && payload.type === 'user_message') return typeof payload.message === 'string' && payload.message.trim() !== '' ? payload.message : null;
+  if (record.type !== 'response_item' || payload.type !== 'message' || payload.role !== 'user') return null;
+  const text = textsOfContent(payload.content).join('\n').trim();
+  return text === '' || isContextBlock(text) ? null : text;
 }
+
+const isContextBlock = (text: string) => /^<[a-z_]+>/.test(text) || text.startsWith('# AGENTS.md instructions');
+
+/** A line that may hold a user's message (only those are parsed). */
+const mayHoldPrompt = (line: string) => line.includes('"user_message"') || /"role"\s*:\s*"user"/.test(line);
 
 function read(file: HistoryFile): HistoryRead {
   const id = path.basename(file.path, '.jsonl').slice(-36);
@@ -44,7 +57,11 @@ function read(file: HistoryFile): HistoryRead {
   if (kind.kind === 'child') return { kind: 'rows', rows: [] };
   if (kind.kind === 'unknown' || meta === null) return { kind: 'skipped', why: kind.kind === 'unknown' ? kind.why : 'no session_meta' };
   if (typeof meta.cwd !== 'string' || !meta.cwd.startsWith('/')) return { kind: 'skipped', why: 'its session_meta names no directory' };
-  const prompts = got.head.map(jsonObjectOf).map((record) => (record === null ? null : userMessage(record))).filter((m): m is string => m !== null);
+  // Only the user's messages are parsed: the first record and the agent's replies are the bulk.
+  const records = got.head.slice(1).filter(mayHoldPrompt).map(jsonObjectOf).filter((r): r is JsonObject => r !== null);
+  // A rollout that has `user_message` events (older codex) has each message twice: count those.
+  const events = records.filter((r) => r.type === 'event_msg');
+  const prompts = (events.length > 0 ? events : records).map(userMessage).filter((m): m is string => m !== null);
   const firstPrompt = prompts[0] ?? '';
   // codex writes the rollout at the first message; one without any is not resumable.
   if (got.whole && prompts.length === 0) return { kind: 'rows', rows: [] };
@@ -73,9 +90,15 @@ function titles(home: string): ReadonlyMap<string, string> {
 
 function textsOf(record: JsonObject): string[] {
   const payload = record.payload;
-  if (record.type !== 'event_msg' || !isJsonObject(payload)) return [];
-  if (payload.type !== 'user_message' && payload.type !== 'agent_message') return [];
-  return typeof payload.message === 'string' ? [payload.message] : [];
+  if (!isJsonObject(payload)) return [];
+  if (record.type === 'event_msg') {
+    if (payload.type !== 'user_message' && payload.type !== 'agent_message') return [];
+    return typeof payload.message === 'string' ? [payload.message] : [];
+  }
+  if (record.type !== 'response_item' || payload.type !== 'message') return [];
+  if (payload.role === 'assistant') return textsOfContent(payload.content);
+  const own = payload.role === 'user' ? userMessage(record) : null;
+  return own === null ? [] : [own];
 }
 
 export const codexHistory: HistoryReader = {

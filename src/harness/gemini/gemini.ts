@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import { argvProbe } from '../argv-probe.js';
+import { geminiHistory } from './history.js';
 import { pinWithSessionId } from '../session-id-pin.js';
 import type { Harness } from '../harness.js';
 import { homeFromVariable } from '../home-rules.js';
@@ -179,6 +180,7 @@ export const gemini: Harness = {
   stored,
   ownership: { kind: 'none', why: 'gemini keeps no record of running sessions' },
   attention: null,
+  history: geminiHistory,
   warnings: (home) => [geminiCleanupWarning(home)].filter((w): w is string => w !== null),
   // `--session-id` pins a new session, `--resume`/`-r` continues one (`latest` or an index names none surely).
   probe: argvProbe('gemini', { flags: ['--session-id', '--resume', '-r'], isId: isValidId, noRecord: "gemini's session files name no process" }),

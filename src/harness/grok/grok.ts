@@ -6,16 +6,15 @@ import { lastHint } from '../scrape.js';
 import { listDir, statOrNull } from '../fs-read.js';
 import { entryTimeMs, inWindow, soleCandidate, WINDOW_MS } from '../store-window.js';
 import { argvProbe } from '../argv-probe.js';
+import { grokEncodeCwd } from './store.js';
+import { grokHistory } from './history.js';
 import { pinWithSessionId } from '../session-id-pin.js';
 import type { RunEvidence, StoredConversation } from '../types.js';
 
 // grok: pinned with `--session-id`, no live capture channel; sessions are directories
 // `<home>/sessions/<encoded cwd>/<id>/`.
 
-/** `%` → `%25`, then `/` → `%2F`; everything else literal (`/a%b` → `%2Fa%25b`). */
-export function grokEncodeCwd(cwd: string): string {
-  return cwd.replaceAll('%', '%25').replaceAll('/', '%2F');
-}
+export { grokEncodeCwd } from './store.js';
 
 /** Session directories born within ±30 s of the spawn (the seed's window, kept by 8.5). */
 function correlate(evidence: RunEvidence, context: CorrelationContext): string | null {
@@ -56,4 +55,5 @@ export const grok: Harness = {
   ownership: { kind: 'none', why: 'grok keeps no record of running sessions' },
   warnings: () => [],
   attention: null,
+  history: grokHistory,
 };
