@@ -27,10 +27,14 @@ export async function runHistory(steps, { log = () => {}, fullDisk = null } = {}
     for (const [i, step] of steps.entries()) {
       const fresh = [];
       const ctx = { world, slots, step, index: i, fresh, notes, fullDisk, violations: [], nextSave: () => `chaos-${++saves}` };
+      const t0 = Date.now();
       const outcome = await runStep(ctx);
       ran += 1;
-      log(`  ${String(i + 1).padStart(3)} ${describe(step)}${outcome ? ` — ${outcome}` : ''}`);
-      const violations = [...ctx.violations, ...(await settleAndCheck(world, fresh))];
+      const t1 = Date.now();
+      // A skipped step changed nothing: the last check stands.
+      const skipped = typeof outcome === 'string' && outcome.startsWith('skipped');
+      const violations = [...ctx.violations, ...(skipped ? [] : await settleAndCheck(world, fresh))];
+      log(`  ${String(i + 1).padStart(3)} ${describe(step)}${outcome ? ` — ${outcome}` : ''} (${t1 - t0} + ${Date.now() - t1} ms)`);
       if (violations.length > 0) return { violations, ran, notes, failedAt: i };
     }
     return { violations: [], ran, notes };
@@ -65,6 +69,7 @@ async function observe(world, fresh) {
       ls = null;
     }
   }
+  world.lastLs = ls;
   const truth = parseTruth(world.truthText());
   const alive = [...new Set(truth.map((r) => r.pid))].filter(processAlive);
   const supervisors = world.supervisors();
@@ -88,9 +93,12 @@ async function lsJson(world) {
   }
 }
 
-/** The task of a slot's agent: the newest one in its directory, a running one first. */
-async function taskOf(world, slot) {
-  const tasks = (await lsJson(world)) ?? [];
+/**
+ * The task of a slot's agent: the newest one in its directory, a running one first. `cached`
+ * takes the last check's `ls` (a step that only types into a pane needs no newer one).
+ */
+async function taskOf(world, slot, cached = false) {
+  const tasks = (cached && world.lastLs) || (await lsJson(world)) || [];
   const mine = tasks.filter((t) => t.cwd === slot.cwd).sort((a, b) => b.id - a.id);
   return mine.find((t) => t.state !== 'exited') ?? mine[0] ?? null;
 }
@@ -108,9 +116,9 @@ function truthCount(world, predicate) {
 
 /** Types into the slot's pane and waits until the truth has a new record matching `predicate`. */
 async function typeAndWait(world, slot, text, predicate, ms = 10_000) {
-  const task = await taskOf(world, slot);
+  const task = await taskOf(world, slot, true);
   const pid = livePid(world, slot);
-  if (!task || task.state === 'exited' || pid === null) return 'no live agent';
+  if (!task || task.state === 'exited' || pid === null) return 'skipped (no live agent)';
   const before = truthCount(world, (r) => r.pid === pid && predicate(r));
   await world.tmux('send-keys', '-t', task.paneId, '-l', text);
   await world.tmux('send-keys', '-t', task.paneId, 'Enter');
@@ -138,7 +146,7 @@ async function runStep(ctx) {
   switch (step.op) {
     case 'start': {
       if (slot) return 'skipped (slot taken)';
-      const cwd = join(world.dir, 'work', `s${step.slot}-${step.kind}`);
+      const cwd = join(world.dir, 'work', `s${step.slot}-${step.kind}-${ctx.index + 1}`);
       mkdirSync(cwd, { recursive: true });
       const made = { kind: step.kind, cwd, extraEnv: world.agentEnv(step.slot, step.kind, step.home) };
       slots.set(step.slot, made);
@@ -163,7 +171,7 @@ async function runStep(ctx) {
     case 'crash': {
       if (!slot) return 'skipped';
       const pid = livePid(world, slot);
-      const task = await taskOf(world, slot);
+      const task = await taskOf(world, slot, true);
       if (pid === null || !task) return 'skipped (no live agent)';
       await world.tmux('send-keys', '-t', task.paneId, '-l', step.op === 'exit' ? QUIT[slot.kind] : '/crash');
       await world.tmux('send-keys', '-t', task.paneId, 'Enter');
@@ -192,6 +200,8 @@ async function runStep(ctx) {
     }
     case 'rm': {
       if (!slot) return 'skipped';
+      // The agent is over: its slot takes a new one (the draw does the same).
+      slots.delete(step.slot);
       const task = await taskOf(world, slot);
       if (!task) return 'skipped (no task)';
       const r = await world.cli(['rm', String(task.id)]);
@@ -219,7 +229,7 @@ async function runStep(ctx) {
     }
     case 'adopt': {
       if (slot) return 'skipped (slot taken)';
-      const cwd = join(world.dir, 'work', `s${step.slot}-${step.kind}-by-hand`);
+      const cwd = join(world.dir, 'work', `s${step.slot}-${step.kind}-${ctx.index + 1}-by-hand`);
       mkdirSync(cwd, { recursive: true });
       const made = { kind: step.kind, cwd, extraEnv: world.agentEnv(step.slot, step.kind, step.home) };
       slots.set(step.slot, made);

@@ -42,7 +42,7 @@ export const WEIGHTS = [
   ['kill-agent', 2],
   ['subagent', 4],
   ['rerun', 5],
-  ['rm', 1],
+  ['rm', 2],
   ['save', 6],
   ['load', 2],
   ['down-up', 2],
@@ -57,19 +57,39 @@ export const WEIGHTS = [
 ];
 export const OPS = WEIGHTS.map(([op]) => op);
 
-/** `count` steps of the history `seed` draws. */
+/** Steps that act on one agent's slot (the others act on the fleet, the slot unused). */
+const ON_AGENT = new Set(['turn', 'clear', 'exit', 'crash', 'kill-agent', 'subagent', 'rerun', 'rm', 'concurrent']);
+const KIND_OPS = { clear: ['claude'], subagent: ['codex', 'gemini', 'opencode'] };
+
+/**
+ * `count` steps of the history `seed` draws. The draw keeps its own account of which slots hold
+ * which agent, so an agent's step goes to a slot that has one of a kind it fits (a /clear to a
+ * claude, a subagent to codex, gemini or opencode); a new agent takes a free slot.
+ */
 export function drawSteps(seed, count) {
   const rng = prng(seed);
+  const kinds = new Map();
   const steps = [];
-  for (let i = 0; i < count; i++) {
+  while (steps.length < count) {
     const op = rng.weighted(WEIGHTS);
-    const slot = rng.int(SLOTS);
-    const step = { op, slot };
     if (op === 'start' || op === 'adopt') {
-      step.kind = rng.pick(AGENT_KINDS);
-      step.home = rng.next() < 0.5;
+      const free = Array.from({ length: SLOTS }, (_, i) => i).filter((i) => !kinds.has(i));
+      if (free.length === 0) continue;
+      const step = { op, slot: rng.pick(free), kind: rng.pick(AGENT_KINDS), home: rng.next() < 0.5 };
+      kinds.set(step.slot, step.kind);
+      steps.push(step);
+      continue;
     }
-    steps.push(step);
+    if (!ON_AGENT.has(op)) {
+      steps.push({ op, slot: 0 });
+      continue;
+    }
+    const fits = [...kinds.entries()].filter(([, kind]) => !KIND_OPS[op] || KIND_OPS[op].includes(kind)).map(([slot]) => slot);
+    if (fits.length === 0) continue;
+    const slot = rng.pick(fits);
+    // `rm` ends the agent: its slot takes a new one (in a directory of its own).
+    if (op === 'rm') kinds.delete(slot);
+    steps.push({ op, slot });
   }
   return steps;
 }
