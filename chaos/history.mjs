@@ -221,7 +221,12 @@ async function runStep(ctx) {
       return `${last}: exit ${r.code}`;
     }
     case 'down-up': {
-      const last = lastRecipe(world);
+      // As a user does it: save, down, then `up NAME` (which loads that recipe at start).
+      const name = ctx.nextSave();
+      const tasks = await lsJson(world);
+      const saved = await world.cli(['save', name]);
+      if (saved.code === 0) ctx.fresh.push({ file: join(world.sessions, `${name}.json`), expectedEntries: tasks?.length });
+      const last = saved.code === 0 ? name : lastRecipe(world);
       const down = await world.cli(['down'], { deadlineMs: 90_000 });
       if (down.code !== 0) return `down exited ${down.code}: ${down.stderr.trim().split('\n')[0] ?? ''}`;
       await until(() => world.supervisors().length === 0, 10_000);

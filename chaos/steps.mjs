@@ -58,7 +58,7 @@ export const WEIGHTS = [
 export const OPS = WEIGHTS.map(([op]) => op);
 
 /** Steps that act on one agent's slot (the others act on the fleet, the slot unused). */
-const ON_AGENT = new Set(['turn', 'clear', 'exit', 'crash', 'kill-agent', 'subagent', 'rerun', 'rm', 'concurrent']);
+const ON_AGENT = new Set(['turn', 'clear', 'exit', 'crash', 'kill-agent', 'subagent', 'rerun', 'rm', 'concurrent', 'sweep-namespace']);
 const KIND_OPS = { clear: ['claude'], subagent: ['codex', 'gemini', 'opencode'] };
 
 /**
