@@ -26,6 +26,7 @@ export interface Observation {
   commands?: Array<{ argv: string[]; ms: number; deadlineMs: number; timedOut: boolean }>;
   windows?: Array<{ windowId: string; paneId: string; agent: string }>;
   reported?: string[];
+  panes?: Array<{ pid: number; paneId: string }>;
 }
 export interface Violation {
   invariant: string;

@@ -145,6 +145,8 @@ export function recipeEntries(text, home) {
  *   obs.supervisors  [{pid}] live `up` processes of this fleet
  *   obs.commands     [{argv, ms, deadlineMs, timedOut}] client commands of this step
  *   obs.windows      [{windowId, paneId, agent}] live panes running an agent
+ *   obs.panes        [{pid, paneId}] every agent process the runner saw in a pane of this tmux
+ *                    server: a task's own processes (a task follows its own, not its directory's)
  *   obs.reported     window ids a command reported instead of taking them
  * Returns [{invariant, kind: 'safety'|'settle', evidence}].
  */
@@ -168,6 +170,27 @@ export function check(obs) {
     if (pids.length > 1) v('one process per conversation', 'safety', `conversation ${id} is open in ${pids.length} live processes: ${pids.join(', ')}`);
   }
 
+  // The processes each pane ran (seen live by the runner): a task's own, even when a load put
+  // a second agent into the same directory.
+  const panePids = new Map();
+  for (const { pid, paneId } of obs.panes ?? []) panePids.set(paneId, [...(panePids.get(paneId) ?? []), pid]);
+  /** The task's own newest resumable conversation, from the processes its pane ran; undefined when none was seen. */
+  const taskExpected = (task) => {
+    const pids = (panePids.get(task.paneId) ?? []).filter((pid) => facts.procs.get(pid)?.cwd === task.cwd);
+    if (pids.length === 0) return undefined;
+    const entered = obs.truth.filter((r) => r.event === 'enter' && pids.includes(r.pid)).map((r) => r.id);
+    return facts.lastResumable(entered);
+  };
+  /** What a resume for the agent of `cwd` may name: the directory's, and each of its tasks' own. */
+  const allowedFor = (cwd) => {
+    const allowed = allowedResumes(facts, cwd, alive);
+    for (const task of obs.ls ?? []) {
+      const mine = task.cwd === cwd ? taskExpected(task) : undefined;
+      if (mine) allowed.add(mine);
+    }
+    return allowed;
+  };
+
   for (const task of obs.ls ?? []) {
     const id = task.conversationId;
     if (task.harness === null || id === null) continue;
@@ -188,7 +211,8 @@ export function check(obs) {
     } else if (!dir?.entered.includes(id) && !pinnedByFleet) {
       v('no foreign conversation', 'safety', `${where} names ${id}, which no process of that agent was ever in`);
     } else if (dir?.entered.includes(id)) {
-      const allowed = allowedResumes(facts, task.cwd, alive);
+      const own = taskExpected(task);
+      const allowed = own !== undefined ? new Set(own ? [own] : []) : allowedResumes(facts, task.cwd, alive);
       if (!allowed.has(id)) {
         v('tasks follow their agent', 'settle', `${where} names ${id}; its agent was last in ${[...allowed].join(' or ') || 'no resumable conversation'}`);
       }
@@ -226,7 +250,7 @@ export function check(obs) {
         continue;
       }
       if (f.fresh || f.current) {
-        const allowed = allowedResumes(facts, dir, alive);
+        const allowed = allowedFor(dir);
         if (!allowed.has(id)) {
           v('resumes name the last conversation', f.fresh ? 'safety' : 'settle', `${where} resumes ${id}; that agent was last in ${[...allowed].join(' or ') || 'no resumable conversation'}`);
         }

@@ -80,7 +80,9 @@ async function observe(world, fresh) {
   });
   for (const f of fresh) if (f.text !== undefined) files.push({ file: f.file, kind: 'recipe', text: f.text, fresh: true });
   const windows = await world.agentPanes();
-  return { truth, alive, ls, home: world.home, files, supervisors, windows, reported: [...world.reported] };
+  for (const w of windows) world.panesSeen.set(w.pid, w.paneId);
+  const panes = [...world.panesSeen].map(([pid, paneId]) => ({ pid, paneId }));
+  return { truth, alive, ls, home: world.home, files, supervisors, windows, reported: [...world.reported], panes };
 }
 
 async function lsJson(world) {
@@ -259,6 +261,8 @@ async function runStep(ctx) {
       const server = await world.tmux('display-message', '-p', '#{pid}');
       const pid = Number(server.stdout.trim());
       if (!(pid > 1)) return needs(false);
+      // A new server numbers its panes from %0 again: the panes seen so far are another server's.
+      world.panesSeen.clear();
       const sup = await supervisorPid(world);
       process.kill(pid, 'SIGKILL');
       await waitGone(pid);

@@ -11,7 +11,7 @@ import { parseArgs } from 'node:util';
 import { runHistory } from './history.mjs';
 import { shrink } from './shrink.mjs';
 import { describe, drawSteps, validSteps } from './steps.mjs';
-import { cliPath } from './world.mjs';
+import { cliPath, liveWorlds } from './world.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -67,6 +67,14 @@ function plan() {
   const histories = positive('histories');
   const count = positive('steps');
   return Array.from({ length: histories }, (_, h) => ({ label: `seed ${seed + h}`, seed: seed + h, steps: drawSteps(seed + h, count) }));
+}
+
+// Ctrl-C (or a CI timeout) mid-history: its tmux server and processes go too.
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, async () => {
+    for (const world of liveWorlds) await world.destroy().catch(() => {});
+    process.exit(130);
+  });
 }
 
 const fullDisk = fullDiskProblem();

@@ -69,6 +69,9 @@ function agentBelow(pid, depth = 0) {
   return null;
 }
 
+/** The worlds not destroyed yet: a run stopped by a signal destroys them first. */
+export const liveWorlds = new Set();
+
 export function createWorld() {
   const dir = realpathSync(mkdtempSync(join(tmpdir(), 'fleetcom-chaos-')));
   makeSandboxDirs(dir);
@@ -91,6 +94,8 @@ export function createWorld() {
     takeCommands: () => commands.splice(0),
     /** Window ids a command reported rather than took (a refused adopt). */
     reported: new Set(),
+    /** Agent pid → the pane it was seen in, on the current tmux server. */
+    panesSeen: new Map(),
     tmux(...args) {
       return new Promise((resolve) => {
         execFile('tmux', ['-S', socket, '-f', '/dev/null', ...args], { env, timeout: 15_000 }, (error, stdout, stderr) =>
@@ -223,7 +228,9 @@ export function createWorld() {
         }
       }
       rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
+      liveWorlds.delete(world);
     },
   };
+  liveWorlds.add(world);
   return world;
 }

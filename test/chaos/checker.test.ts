@@ -157,3 +157,28 @@ describe('the chaos checker', () => {
     expect(parseTruth(`${JSON.stringify(TRUTH[0])}\n{"pid":1,"ev`)).toEqual([TRUTH[0]]);
   });
 });
+
+describe('the chaos checker with two agents in one directory (a load beside an exited task)', () => {
+  const D = '/h/work/s3-claude';
+  const X = '44444444-4444-4444-8444-444444444444';
+  const Y = '55555555-5555-4555-8555-555555555555';
+  const truth = [rec(500, D, 'enter', X), rec(500, D, 'spoke', X), rec(600, D, 'enter', Y), rec(600, D, 'spoke', Y)];
+  const base: Observation = {
+    truth,
+    alive: [600],
+    ls: [task(1, D, X, 'claude', { state: 'exited' }), task(2, D, Y)],
+    panes: [{ pid: 500, paneId: '%1' }, { pid: 600, paneId: '%2' }],
+    home: HOME,
+    files: [],
+  };
+
+  it('holds each task to the processes of its own pane', () => {
+    expect(check(base)).toEqual([]);
+    expect(invariants({ ...base, ls: [task(1, D, Y, 'claude', { state: 'exited' }), task(2, D, Y)] })).toEqual(['tasks follow their agent']);
+  });
+
+  it('lets a recipe resume either task\'s own conversation', () => {
+    const file = { file: '/h/s/x.json', kind: 'recipe' as const, fresh: true, text: recipe({ '~/work/s3-claude': [`claude --resume '${X}'`, `claude --resume '${Y}'`] }) };
+    expect(check({ ...base, files: [file] })).toEqual([]);
+  });
+});
