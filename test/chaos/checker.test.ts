@@ -35,7 +35,7 @@ function task(id: number, cwd: string, conversationId: string | null, harness = 
   return { id, cwd, conversationId, harness, command: harness, state: 'running', windowId: `@${id}`, paneId: `%${id}`, ...more };
 }
 
-const recipe = (dirs: Record<string, unknown[]>) => JSON.stringify({ version: 1, name: 'x', dirs });
+const recipe = (dirs: Record<string, readonly unknown[]>) => JSON.stringify({ version: 1, name: 'x', dirs });
 
 function sound(): Observation {
   return {
