@@ -2,7 +2,7 @@
 // Returns at the first invariant broken (with the steps run so far), or when all steps ran.
 import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { check, parseTruth } from './checker.mjs';
+import { check, parseTruth, recipeEntries, resumeOf } from './checker.mjs';
 import { describe } from './steps.mjs';
 import { createWorld, cliPath, processAlive, sleep, until } from './world.mjs';
 
@@ -264,6 +264,9 @@ async function runStep(ctx) {
       // A new server numbers its panes from %0 again: the panes seen so far are another server's.
       world.panesSeen.clear();
       const sup = await supervisorPid(world);
+      // What recover must bring back: every conversation the live supervisor's snapshot resumes.
+      const snapshot = sup === null ? null : world.recipeFiles().find((f) => f.kind === 'snapshot' && f.file.endsWith(`-${sup}.json`));
+      const owed = snapshot ? (recipeEntries(snapshot.text, world.home).entries ?? []).map((e) => ({ ...e, id: resumeOf(e.cmd).id })).filter((e) => e.id) : [];
       process.kill(pid, 'SIGKILL');
       await waitGone(pid);
       // The panes lose their terminal (SIGHUP); a supervisor that lingers is this world's to end.
@@ -272,10 +275,21 @@ async function runStep(ctx) {
       if (up) return up;
       const r = await world.cli(['recover', '--json'], { deadlineMs: 60_000 });
       let notStarted = '';
+      let doc = null;
       try {
-        const doc = JSON.parse(r.stdout);
+        doc = JSON.parse(r.stdout);
         notStarted = ` (${doc.ids?.length ?? 0} started, ${doc.skipped?.length ?? 0} skipped)`;
       } catch {}
+      // Each one is a task again, or recover said why not (its --json names what it skipped).
+      const said = JSON.stringify(doc ?? r.stderr);
+      const missing = async () => {
+        const tasks = (await lsJson(world)) ?? [];
+        return owed.filter((e) => !said.includes(e.id) && !tasks.some((t) => t.cwd === e.dir && (t.conversationId === e.id || (t.command ?? '').includes(e.id))));
+      };
+      await until(async () => (await missing()).length === 0, 12_000);
+      for (const e of await missing()) {
+        ctx.violations.push({ invariant: 'no task lost', kind: 'safety', evidence: `after the tmux server was killed, recover brought back no task for \`${e.cmd}\` in ${e.dir} (in snapshot ${snapshot.file}) and did not say why` });
+      }
       return `recover: exit ${r.code}${notStarted}`;
     }
     case 'stop-supervisor': {

@@ -1,5 +1,5 @@
 // `npm run chaos -- [--seed N] [--histories N] [--steps N] [--replay FILE|DIR]... [--report FILE]
-// [--no-shrink]`: random fault histories against the built CLI, each on a private tmux server
+// [--no-shrink] [--shrink-budget N] [--out DIR]`: random fault histories against the built CLI, each on a private tmux server
 // with the fake agents, checked after every step (checker.mjs). A broken invariant stops the
 // history, prints the seed, the steps, the invariant and the evidence, and shrinks the history
 // to a minimal one that still fails, written to a replay file that `--replay` runs again.
@@ -21,6 +21,7 @@ const { values } = parseArgs({
     replay: { type: 'string', multiple: true },
     report: { type: 'string' },
     'no-shrink': { type: 'boolean', default: false },
+    'shrink-budget': { type: 'string', default: '40' },
     out: { type: 'string', default: 'reports/chaos' },
   },
 });
@@ -110,7 +111,7 @@ for (const h of histories) {
       const r = await runHistory(candidate, { fullDisk });
       return r.violations.some((v) => v.invariant === first.invariant);
     };
-    const shrunk = await shrink(failing, fails, { log: (line) => console.log(`  ${line}`) });
+    const shrunk = await shrink(failing, fails, { budget: positive('shrink-budget'), log: (line) => console.log(`  ${line}`) });
     minimal = shrunk.steps;
     console.log(`chaos: shrunk to ${minimal.length} steps in ${shrunk.runs} replays:`);
     for (const [i, s] of minimal.entries()) console.log(`    ${i + 1}. ${describe(s)}`);
