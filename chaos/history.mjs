@@ -292,6 +292,26 @@ async function runStep(ctx) {
       }
       return `recover: exit ${r.code}${notStarted}`;
     }
+    case 'outage': {
+      // The supervisor is SIGKILLed; while none runs, the agent talks (a claude /clears first)
+      // and then exits; the next `up` adopts the task from what happened meanwhile.
+      const pid = await supervisorPid(world);
+      if (pid === null || !slot) return needs(false);
+      process.kill(pid, 'SIGKILL');
+      await waitGone(pid);
+      const done = [];
+      if (slot.kind === 'claude') done.push(await typeAndWait(world, slot, '/clear', (r) => r.event === 'enter'));
+      done.push(await typeAndWait(world, slot, `chaos outage turn ${ctx.index + 1}`, (r) => r.event === 'spoke'));
+      const agent = livePid(world, slot);
+      const task = world.lastLs?.find((t) => t.cwd === slot.cwd && t.state !== 'exited');
+      if (agent !== null && task && ctx.index % 2 === 0) {
+        await world.tmux('send-keys', '-t', task.paneId, '-l', QUIT[slot.kind]);
+        await world.tmux('send-keys', '-t', task.paneId, 'Enter');
+        await waitGone(agent);
+        done.push('exited');
+      }
+      return (await upAgain(world)) ?? `up again after: ${done.map((d) => d ?? 'ok').join(', ')}`;
+    }
     case 'stop-supervisor': {
       const pid = await supervisorPid(world);
       if (pid === null) return needs(false);

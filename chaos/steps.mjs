@@ -48,6 +48,7 @@ export const WEIGHTS = [
   ['down-up', 2],
   ['adopt', 2],
   ['kill-supervisor', 3],
+  ['outage', 3],
   ['kill-server', 1],
   ['stop-supervisor', 2],
   ['sweep-runtime', 2],
@@ -58,7 +59,7 @@ export const WEIGHTS = [
 export const OPS = WEIGHTS.map(([op]) => op);
 
 /** Steps that act on one agent's slot (the others act on the fleet, the slot unused). */
-const ON_AGENT = new Set(['turn', 'clear', 'exit', 'crash', 'kill-agent', 'subagent', 'rerun', 'rm', 'concurrent', 'sweep-namespace']);
+const ON_AGENT = new Set(['turn', 'clear', 'exit', 'crash', 'kill-agent', 'subagent', 'rerun', 'rm', 'concurrent', 'sweep-namespace', 'outage']);
 const KIND_OPS = { clear: ['claude'], subagent: ['codex', 'gemini', 'opencode'] };
 
 /**
