@@ -35,7 +35,7 @@ export async function runHistory(steps, { log = () => {}, fullDisk = null } = {}
       const skipped = typeof outcome === 'string' && outcome.startsWith('skipped');
       const violations = [...ctx.violations, ...(skipped ? [] : await settleAndCheck(world, fresh))];
       log(`  ${String(i + 1).padStart(3)} ${describe(step)}${outcome ? ` — ${outcome}` : ''} (${t1 - t0} + ${Date.now() - t1} ms)`);
-      if (violations.length > 0) return { violations, ran, notes, failedAt: i };
+      if (violations.length > 0) return { violations, ran, notes, failedAt: i, logs: await world.supervisorLogs() };
     }
     return { violations: [], ran, notes };
   } finally {

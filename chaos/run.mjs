@@ -102,6 +102,7 @@ for (const h of histories) {
   console.log(`chaos: ${h.label}: VIOLATION after step ${failing.length} (${seconds} s)`);
   console.log(`  invariant: ${first.invariant}`);
   for (const v of result.violations) console.log(`  evidence: ${v.evidence}`);
+  if (result.logs) console.log(result.logs);
   console.log('  steps:');
   for (const [i, s] of failing.entries()) console.log(`    ${i + 1}. ${describe(s)}`);
   let minimal = failing;

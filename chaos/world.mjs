@@ -94,6 +94,17 @@ export function createWorld() {
     takeCommands: () => commands.splice(0),
     /** Window ids a command reported rather than took (a refused adopt). */
     reported: new Set(),
+    /** The panes `up` ran in, whose text is the supervisors' logs. */
+    supervisorPanes: [],
+    /** The last lines of every supervisor's log still on the server. */
+    async supervisorLogs(lines = 40) {
+      const logs = [];
+      for (const pane of world.supervisorPanes) {
+        const r = await world.tmux('capture-pane', '-p', '-J', '-S', '-', '-t', pane);
+        if (r.code === 0) logs.push(`--- supervisor pane ${pane} ---\n${r.stdout.trimEnd().split('\n').slice(-lines).join('\n')}`);
+      }
+      return logs.join('\n');
+    },
     /** Agent pid → the pane it was seen in, on the current tmux server. */
     panesSeen: new Map(),
     tmux(...args) {
@@ -141,7 +152,10 @@ export function createWorld() {
         ? await world.tmux('new-window', '-d', '-P', '-F', '#{pane_id}', '-t', 'fleet:', '-c', dir, '--', ...argv)
         : await world.tmux('new-session', '-d', '-P', '-F', '#{pane_id}', '-s', 'fleet', '-x', '160', '-y', '48', '-c', dir, '--', ...argv);
       const pane = made.stdout.trim();
-      if (pane) await world.tmux('set-option', '-w', '-t', pane, 'remain-on-exit', 'on');
+      if (pane) {
+        world.supervisorPanes.push(pane);
+        await world.tmux('set-option', '-w', '-t', pane, 'remain-on-exit', 'on');
+      }
       const answered = await until(async () => (await world.cli(['ls', '--json'], { deadlineMs: 20_000 })).code === 0, 30_000);
       return { pane, answered: Boolean(answered) };
     },
