@@ -318,7 +318,7 @@ async function runStep(ctx) {
       process.kill(pid, 'SIGSTOP');
       try {
         const r = await world.cli(['ls'], { deadlineMs: 8_000 });
-        return `ls while stopped: exit ${r.code}`;
+        return `ls while stopped: exit ${r.code} in ${r.ms} ms: ${r.stderr.trim().split('\n')[0] ?? ''}`;
       } finally {
         process.kill(pid, 'SIGCONT');
       }
