@@ -27,8 +27,11 @@ describe('fleetcom adopt', () => {
     }
     await typeLine(sb, direct.paneId, 'hello direct');
     await typeLine(sb, codex.paneId, 'hello codex');
+    // grok makes its session at the first message: before it, its pin is no conversation yet.
+    await typeLine(sb, grok.paneId, 'hello grok');
     await waitForText(sb, direct.paneId, 'fake reply to: hello direct');
     await waitForText(sb, codex.paneId, 'fake reply to: hello codex');
+    await waitForText(sb, grok.paneId, 'fake reply to: hello grok');
     const starts = await waitFor(async () => {
       const s = await sb.agentStarts();
       return s.length >= 4 && s;

@@ -95,16 +95,21 @@ describe('conversation ids by channel', () => {
     expect(exited).toMatchObject({ conversationId: null, resumeCommand: 'codex' });
   });
 
-  it('grok: the pinned id until the exit hint names it', async () => {
+  it('grok: the pinned id once its session exists (its first message), until the exit hint names it', async () => {
     const sb = await useSandbox();
     const fleet = await startFleet(sb);
     const task = await started(fleet, 'grok');
-    expect(task.idSource).toBe('pinned');
+    // No message yet, so no session directory: `grok --resume <pin>` would fail.
+    expect(task).toMatchObject({ idSource: null, conversationId: null, resumeCommand: 'grok' });
     await talk(sb, task.paneId, 'grok>', 'hi grok');
+    const [start] = await startsOf(sb, 1);
+    const pin = start!.argv[start!.argv.indexOf('--session-id') + 1];
+    const talked = await fleet.waitTask(task.id, (t) => t.idSource === 'pinned', 'the pin, once grok talked');
+    expect(talked.conversationId).toBe(pin);
     await typeLine(sb, task.paneId, '/exit');
     const exited = await fleet.waitTask(task.id, (t) => t.state === 'exited', 'exited');
-    expect(exited).toMatchObject({ idSource: 'exit-hint', conversationId: task.conversationId });
-    expect(exited.resumeCommand).toBe(`grok --resume '${task.conversationId}'`);
+    expect(exited).toMatchObject({ idSource: 'exit-hint', conversationId: pin });
+    expect(exited.resumeCommand).toBe(`grok --resume '${pin}'`);
   });
 
   it('an opaque agent command is run verbatim, uninstrumented', async () => {

@@ -12,6 +12,21 @@ export const CODEX_NOTIFY_MODE = 0o700;
 export const CAPTURE_RESTART_BYTES = 256 * 1024;
 
 /**
+ * A POSIX sh condition: the capture file's directory is there — made again when a tmp cleaner
+ * removed it — and safe to write into. The supervisor's runtime guard brings a removed
+ * namespace back within 2 s, but a hook that runs in that gap (a claude `/clear`) would write
+ * its new id into nothing, and a later save would resume the conversation from before the
+ * /clear. Missing directories are made 0700 (umask 077), as the guard makes them; then the
+ * namespace must be a real directory (not a symlink) of this user that neither group nor others
+ * can write (restoreNamespace's checks), else the hook writes nothing. A path that is not
+ * absolute is refused (fleetcom always sets one).
+ */
+export const ENSURE_CAPTURE_DIR =
+  '{ case "${FLEETCOM_CAPTURE_FILE-}" in /?*/*) ;; *) false ;; esac && d="${FLEETCOM_CAPTURE_FILE%/*}" && ' +
+  '{ [ -d "$d" ] || (umask 077 && mkdir -p "$d") 2>/dev/null; } && [ ! -h "$d" ] && [ -d "$d" ] && [ -O "$d" ] && ' +
+  'case $(ls -ld "$d" 2>/dev/null) in ?????w*|????????w*) false ;; *) true ;; esac; }';
+
+/**
  * claude's SessionStart hook copies its JSON payload (stdin) into the run's capture file —
  * unless a claude background worker runs it. Parking a conversation (`←`) or `--bg` starts a
  * per-user daemon whose workers inherit the environment of the pane that started it, this
@@ -21,7 +36,8 @@ export const CAPTURE_RESTART_BYTES = 256 * 1024;
  * either, so the pane's own claude always writes. The skip exits 0, as a hook must.
  */
 export const CLAUDE_CAPTURE_HOOK =
-  '[ "${CLAUDE_CODE_SESSION_KIND-}" = bg ] || [ -n "${CLAUDE_JOB_DIR-}" ] || cat > "$FLEETCOM_CAPTURE_FILE"';
+  '[ "${CLAUDE_CODE_SESSION_KIND-}" = bg ] || [ -n "${CLAUDE_JOB_DIR-}" ] || ' +
+  `{ ${ENSURE_CAPTURE_DIR} && cat > "$FLEETCOM_CAPTURE_FILE"; }`;
 
 /** The hooks whose payloads say whether the agent works or waits. */
 export const CLAUDE_ATTENTION_EVENTS = ['SessionStart', 'UserPromptSubmit', 'Stop', 'Notification', 'SessionEnd'] as const;
@@ -34,7 +50,7 @@ export const CLAUDE_ATTENTION_EVENTS = ['SessionStart', 'UserPromptSubmit', 'Sto
  * exit 2 would block the prompt). The payload goes out in one printf: one write on O_APPEND.
  */
 export const CLAUDE_EVENTS_HOOK =
-  '{ [ -n "${FLEETCOM_CAPTURE_FILE-}" ] || exit 0; umask 077; f="${FLEETCOM_CAPTURE_FILE%.json}.events"; ' +
+  `{ [ -n "\${FLEETCOM_CAPTURE_FILE-}" ] || exit 0; ${ENSURE_CAPTURE_DIR} || exit 0; umask 077; f="\${FLEETCOM_CAPTURE_FILE%.json}.events"; ` +
   'p=$(tr -d \'\\n\'); [ -n "$p" ] || exit 0; s=0; [ -f "$f" ] && s=$(wc -c < "$f"); ' +
   `if [ $s -gt ${CAPTURE_RESTART_BYTES} ]; then printf '%s\\n' "$p" > "$f.$$.tmp" && mv -f "$f.$$.tmp" "$f"; ` +
   `else printf '%s\\n' "$p" >> "$f"; fi; } >/dev/null 2>&1; exit 0`;

@@ -1,11 +1,11 @@
 // The real assets, executed: the claude hook command through /bin/sh, and codex-notify.sh as
 // codex runs it (by its #! line) and under every POSIX shell found here.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, symlinkSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CAPTURE_RESTART_BYTES, CLAUDE_EVENTS_HOOK, CLAUDE_SETTINGS, CODEX_NOTIFY_SCRIPT } from '../../src/capture/assets.js';
+import { CAPTURE_RESTART_BYTES, CLAUDE_EVENTS_HOOK, CLAUDE_SETTINGS, CODEX_NOTIFY_SCRIPT, ENSURE_CAPTURE_DIR } from '../../src/capture/assets.js';
 
 const CID = '019f5453-de22-7240-b2e5-0d32692aa6d9';
 const PAYLOAD = JSON.stringify({
@@ -25,7 +25,7 @@ afterEach(() => {
 describe('claude-settings.json', () => {
   it('starts with the contract\'s SessionStart capture hook, unchanged, and holds only the 8.9 hooks', () => {
     const settings = JSON.parse(CLAUDE_SETTINGS) as { hooks: Record<string, Array<{ hooks: Array<{ type: string; command: string }> }>> };
-    const capture = '[ "${CLAUDE_CODE_SESSION_KIND-}" = bg ] || [ -n "${CLAUDE_JOB_DIR-}" ] || cat > "$FLEETCOM_CAPTURE_FILE"';
+    const capture = `[ "\${CLAUDE_CODE_SESSION_KIND-}" = bg ] || [ -n "\${CLAUDE_JOB_DIR-}" ] || { ${ENSURE_CAPTURE_DIR} && cat > "$FLEETCOM_CAPTURE_FILE"; }`;
     expect(settings.hooks.SessionStart?.[0]).toEqual({ hooks: [{ type: 'command', command: capture }] });
     expect(Object.keys(settings.hooks).sort()).toEqual(['Notification', 'SessionEnd', 'SessionStart', 'Stop', 'UserPromptSubmit']);
     for (const groups of Object.values(settings.hooks)) expect(groups.at(-1)).toEqual({ hooks: [{ type: 'command', command: CLAUDE_EVENTS_HOOK }] });
@@ -60,6 +60,36 @@ describe('claude-settings.json', () => {
     spawnSync('/bin/sh', ['-c', hookCommand()], { input: 'x'.repeat(1000), env });
     spawnSync('/bin/sh', ['-c', hookCommand()], { input: '{"session_id":"b"}', env });
     expect(readFileSync(file, 'utf8')).toBe('{"session_id":"b"}');
+  });
+
+  // A tmp cleaner removed the namespace; the supervisor makes it again within 2 s, but a /clear
+  // in that gap must not lose its new id.
+  it('its hook makes a removed namespace again (0700, and its missing root) and writes the capture into it', () => {
+    const file = join(tmp, 'root', 'ns', 'task-1-1.json');
+    const run = spawnSync('/bin/sh', ['-c', `umask 000; ${hookCommand()}`], {
+      input: '{"session_id":"after-clear"}',
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', FLEETCOM_CAPTURE_FILE: file },
+    });
+    expect(run.status).toBe(0);
+    expect(readFileSync(file, 'utf8')).toBe('{"session_id":"after-clear"}');
+    expect(statSync(join(tmp, 'root', 'ns')).mode & 0o777).toBe(0o700);
+    expect(statSync(join(tmp, 'root')).mode & 0o777).toBe(0o700);
+  });
+
+  it.each([
+    ['a symbolic link', (ns: string) => { mkdirSync(join(tmp, 'elsewhere')); symlinkSync(join(tmp, 'elsewhere'), ns); }],
+    ['writable by group', (ns: string) => { mkdirSync(ns); chmodSync(ns, 0o770); }],
+    ['writable by others', (ns: string) => { mkdirSync(ns); chmodSync(ns, 0o703); }],
+  ])('its hook writes nothing into a namespace that is %s', (_label, plant) => {
+    const ns = join(tmp, 'ns');
+    plant(ns);
+    const file = join(ns, 'task-1-1.json');
+    spawnSync('/bin/sh', ['-c', hookCommand()], {
+      input: '{"session_id":"x"}',
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', FLEETCOM_CAPTURE_FILE: file },
+    });
+    expect(existsSync(file)).toBe(false);
+    expect(existsSync(join(tmp, 'elsewhere', 'task-1-1.json'))).toBe(false);
   });
 
   it.each([
@@ -118,8 +148,17 @@ describe.each(shells)('the claude attention hook run by %s', (_name, shell) => {
   it('exits 0 and writes nothing without FLEETCOM_CAPTURE_FILE, with an empty payload, or an unwritable place', () => {
     expect(hook('{}', undefined).status).toBe(0);
     expect(hook('', join(tmp, 'task-2-0.json')).status).toBe(0);
-    expect(hook('{}', join(tmp, 'missing-dir', 'task-2-0.json')).status).toBe(0);
     expect(readdirSync(tmp)).toEqual([]);
+    mkdirSync(join(tmp, 'shared'), { mode: 0o777 });
+    chmodSync(join(tmp, 'shared'), 0o777);
+    expect(hook('{}', join(tmp, 'shared', 'task-2-0.json')).status).toBe(0);
+    expect(readdirSync(join(tmp, 'shared'))).toEqual([]);
+  });
+
+  it('makes a removed namespace again (0700) and appends there', () => {
+    expect(hook('{"hook_event_name":"Stop"}', join(tmp, 'gone', 'task-2-0.json')).status).toBe(0);
+    expect(readFileSync(join(tmp, 'gone', 'task-2-0.events'), 'utf8')).toBe('{"hook_event_name":"Stop"}\n');
+    expect(statSync(join(tmp, 'gone')).mode & 0o777).toBe(0o700);
   });
 });
 

@@ -1,4 +1,4 @@
-import { copyFileSync, readFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync } from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -234,5 +234,37 @@ describe("fleetcom's opencode plugin", () => {
       { type: 'session.status', sessionID: MAIN, status: 'busy' },
       { type: 'permission.asked', sessionID: MAIN },
     ]);
+  });
+});
+
+describe("fleetcom's opencode plugin and a swept namespace", () => {
+  const load = async (dir: string, capture: string) => {
+    const plugin = write(path.join(dir, 'opencode-plugin.js'), OPENCODE_PLUGIN);
+    process.env.FLEETCOM_CAPTURE_FILE = capture;
+    const mod = (await import(`${pathToFileURL(plugin).href}?t=${Date.now()}-${Math.random()}`)) as { FleetcomCapture: () => Promise<{ event: (e: unknown) => Promise<void> }> };
+    return mod.FleetcomCapture();
+  };
+
+  it('makes the removed namespace again (0700) and captures a session created while it was gone', async () => {
+    const dir = tempDir();
+    const capture = path.join(dir, 'ns', 'task-3-1.json');
+    const hooks = await load(dir, capture);
+    await hooks.event({ event: { id: 'evt', type: 'session.created', properties: { sessionID: MAIN, info: { id: MAIN, directory: '/w' } } } });
+    expect(JSON.parse(readFileSync(capture, 'utf8'))).toEqual({ type: 'session.created', id: MAIN, directory: '/w' });
+    expect(statSync(path.join(dir, 'ns')).mode & 0o777).toBe(0o700);
+  });
+
+  it('writes nothing into a namespace that is a symlink or writable by others', async () => {
+    const dir = tempDir();
+    mkdirSync(path.join(dir, 'elsewhere'));
+    symlinkSync(path.join(dir, 'elsewhere'), path.join(dir, 'link'));
+    mkdirSync(path.join(dir, 'open'));
+    chmodSync(path.join(dir, 'open'), 0o777);
+    for (const ns of ['link', 'open']) {
+      const hooks = await load(dir, path.join(dir, ns, 'task-3-1.json'));
+      await hooks.event({ event: { id: 'evt', type: 'session.created', properties: { sessionID: MAIN, info: { id: MAIN, directory: '/w' } } } });
+    }
+    expect(readdirSync(path.join(dir, 'elsewhere'))).toEqual([]);
+    expect(readdirSync(path.join(dir, 'open'))).toEqual([]);
   });
 });

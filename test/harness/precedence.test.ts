@@ -1,8 +1,10 @@
+import { mkdirSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   claudeSlug,
   detect,
+  grokEncodeCwd,
   resolveHome,
   resolveId,
   resumeCommand,
@@ -109,12 +111,20 @@ describe('id precedence for codex and grok', () => {
     expect(resolveId(codexRun(codexHome(A, B)), save)).toBeNull();
   });
 
-  it('does not check transcripts for grok: the hint, then the pin', () => {
+  it('grok: the hint, then the pin, each only once its session directory exists', () => {
     const home = tempDir();
     const grok = (more: Partial<RunEvidence>): RunEvidence => ({ ...codexRun(home), harness: 'grok', ...more });
+    for (const id of [ID, P]) mkdirSync(path.join(home, 'sessions', grokEncodeCwd(CWD), id), { recursive: true });
     expect(resolveId(grok({ exitHint: ID, pinnedId: P }), rerun)).toEqual({ id: ID, source: 'exit-hint' });
     expect(resolveId(grok({ pinnedId: P }), rerun)).toEqual({ id: P, source: 'pinned' });
     expect(resolveId(grok({ pinnedId: `${P}'` }), rerun)).toBeNull();
+  });
+
+  // Found by the chaos run: a grok that never talked was saved as `grok --resume <pin>`, which
+  // fails (grok makes the directory at the first message); its task must come back fresh.
+  it('grok: a pin whose session directory was never made is no conversation', () => {
+    const grok: RunEvidence = { ...codexRun(tempDir()), harness: 'grok', pinnedId: P };
+    expect(resolveId(grok, save)).toBeNull();
   });
 });
 

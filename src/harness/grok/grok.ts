@@ -49,7 +49,9 @@ export const grok: Harness = {
   correlate,
   // No child sessions of grok are known (it is tested with a fake only).
   conversationOf: (id) => ({ kind: 'own', id }),
-  resumable: () => true,
+  // grok makes a session's directory at its first message: a pin without one never talked, and
+  // `grok --resume` of it fails.
+  resumable: (id, evidence: RunEvidence) => stored(evidence.home, evidence.cwd, id).found,
   probe: argvProbe('grok', { flags: ['--session-id', '--resume', '-r'], isId: isValidId, noRecord: 'grok keeps no record of a running session' }),
   stored,
   ownership: { kind: 'none', why: 'grok keeps no record of running sessions' },
