@@ -3,7 +3,7 @@
 // config` and docs/configuration.md (checked by test/docs/docs.test.ts) follow from this list.
 import * as z from 'zod';
 import { hostProblem } from '../remote/host-name.js';
-import { GROUP_BY, TMUX_KEY, type GroupBy } from './values.js';
+import { DEFAULT_WORKTREE_DIR, GROUP_BY, TMUX_KEY, type GroupBy } from './values.js';
 
 export const configKeys = {
   rerunKey: {
@@ -63,6 +63,21 @@ export const configKeys = {
     env: 'FLEETCOM_HOST_TIMEOUT',
     about: 'seconds a host of --all-hosts (or the dashboard) has to answer before it shows as unreachable',
   },
+  worktreeDir: {
+    schema: z.string({ error: 'expected a string' }).trim().min(1, { error: 'expected a path template' }).refine((t) => t.includes('{branch}'), { error: 'expected a template containing {branch}' }),
+    default: DEFAULT_WORKTREE_DIR as string,
+    about: 'where run --worktree puts a branch\'s worktree: a path template of {repo}, {repo-root} and {branch} (relative: from the repository root)',
+  },
+  worktreeSetup: {
+    schema: z.string({ error: 'expected a string' }).trim().min(1, { error: 'expected a command' }).nullable(),
+    default: null as string | null,
+    about: 'run by /bin/sh in each new worktree before its task starts (FLEETCOM_REPO_ROOT, FLEETCOM_WORKTREE_PATH, FLEETCOM_BRANCH, FLEETCOM_BASE); a failure stops the task',
+  },
+  worktreeSetupSeconds: {
+    schema: z.number({ error: 'expected a number' }).int({ error: 'expected a whole number of seconds' }).min(1, { error: 'expected at least 1' }).max(3_600, { error: 'expected at most 3600' }),
+    default: 600 as number,
+    about: "seconds a worktree's setup (worktreeSetup, .fleetcom/worktree-setup, submodules) may take before it is stopped",
+  },
 } as const;
 
 function words(error: string) {
@@ -82,6 +97,9 @@ export interface Settings {
   sshCommand: string[];
   remoteCommand: string[];
   hostTimeoutSeconds: number;
+  worktreeDir: string;
+  worktreeSetup: string | null;
+  worktreeSetupSeconds: number;
 }
 
 /** The file's shape: every key optional, no other key allowed (a typo must not pass silently). */
@@ -95,5 +113,8 @@ export const configFileSchema = z.strictObject({
   sshCommand: configKeys.sshCommand.schema.optional(),
   remoteCommand: configKeys.remoteCommand.schema.optional(),
   hostTimeoutSeconds: configKeys.hostTimeoutSeconds.schema.optional(),
+  worktreeDir: configKeys.worktreeDir.schema.optional(),
+  worktreeSetup: configKeys.worktreeSetup.schema.optional(),
+  worktreeSetupSeconds: configKeys.worktreeSetupSeconds.schema.optional(),
 });
 export type ConfigFile = z.infer<typeof configFileSchema>;

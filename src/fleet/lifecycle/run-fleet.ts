@@ -1,5 +1,6 @@
 // `fleetcom up` inside tmux: the supervisor's life from lock to teardown, composed of named
 // parts. Decisions live in Supervisor and the pure modules; this file only orders them.
+import { WORKTREE_REFRESH_MS } from '../supervisor/worktree-statuses.js';
 import { randomUUID } from 'node:crypto';
 import { capturePath } from '../../capture/capture-names.js';
 import { installNamespace, removeNamespace } from '../../capture/namespace.js';
@@ -228,6 +229,12 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
 
   wakeups = startWakeups(tmux, files.socket, supervisor, log);
   guard = startGuard();
+  // The worktree tasks' branch state, for ls and the dashboard (supervisor/worktree-statuses.ts).
+  const worktreeTimer = setInterval(() => {
+    void supervisor.refreshWorktrees().then((changed) => changed && ui?.changed(), () => {});
+  }, WORKTREE_REFRESH_MS);
+  worktreeTimer.unref();
+  void stopped.then(() => clearInterval(worktreeTimer));
   const onSignal = (signal: NodeJS.Signals) => {
     log(`${signal}: leaving every task running (a new 'fleetcom up' adopts them)`);
     stop({ down: false, code: signal === 'SIGINT' ? 130 : 0 });

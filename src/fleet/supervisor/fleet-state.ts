@@ -17,6 +17,7 @@ import type { Task } from './task.js';
 import type { FleetTmux } from '../tmux/tmux-port.js';
 import { lsRecord } from './views.js';
 import { WindowMarks } from '../spawn/window-marks.js';
+import { WorktreeStatuses } from './worktree-statuses.js';
 
 export interface SupervisorDeps {
   tmux: FleetTmux;
@@ -48,6 +49,7 @@ export class FleetState {
   readonly namespaces: CaptureNamespaces;
   readonly attention: AttentionBoard;
   readonly marks: WindowMarks;
+  readonly worktrees = new WorktreeStatuses();
 
   constructor(readonly deps: SupervisorDeps) {
     this.namespaces = new CaptureNamespaces(deps.installNamespace, deps.log);
@@ -67,7 +69,8 @@ export class FleetState {
 
   /** The task as `ls --json` shows it. */
   view(task: Task, now = this.deps.now(), ids = this.currentIds(now)): LsRecord {
-    return lsRecord(task, now, ids.get(task.id) ?? null, this.attention.of(task), this.deps.idleMs, this.deps.tmuxSession.socket ?? null);
+    const worktree = task.worktree ? this.worktrees.get(task.worktree.path) : null;
+    return lsRecord(task, now, ids.get(task.id) ?? null, this.attention.of(task), this.deps.idleMs, this.deps.tmuxSession.socket ?? null, worktree);
   }
 
   state(): PersistedState {
