@@ -37,3 +37,24 @@ export function worktreeRecordProblem(value: unknown, requirePath = true): { key
 export function worktreeRecord(v: Omit<WorktreeRecord, 'baseRef'> & { baseRef?: string | null }): WorktreeRecord {
   return { repo: v.repo, path: v.path, branch: v.branch, base: v.base, baseRef: v.baseRef ?? null };
 }
+
+/** A worktree's state against its base (worktrees/status.ts reads it). */
+export interface WorktreeStatus {
+  ahead: number;
+  behind: number;
+  added: number;
+  deleted: number;
+  /** Modified, staged or untracked (not ignored) files. */
+  dirty: number;
+}
+
+/** `feat-x ↑2 ↓1 +10 −3 *`: the branch and, when known, its status (`*`: uncommitted files). */
+export function statusLine(branch: string, status: WorktreeStatus | null): string {
+  if (status === null) return branch;
+  const parts = [branch];
+  if (status.ahead > 0) parts.push(`↑${status.ahead}`);
+  if (status.behind > 0) parts.push(`↓${status.behind}`);
+  if (status.added > 0 || status.deleted > 0) parts.push(`+${status.added} −${status.deleted}`);
+  if (status.dirty > 0) parts.push('*');
+  return parts.join(' ');
+}

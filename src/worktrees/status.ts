@@ -1,18 +1,12 @@
 // A worktree's state against its base: commits ahead and behind, lines added and deleted, and
 // whether anything is uncommitted. A few git processes per worktree: callers ask it off their
 // hot path (the supervisor refreshes a cache in the background, worktree-status in fleet/).
-import type { WorktreeRecord } from '../worktree-record.js';
+import type { WorktreeRecord, WorktreeStatus } from '../worktree-record.js';
+
+export type { WorktreeStatus } from '../worktree-record.js';
 import { git } from './git.js';
 import { commitOf } from './repo.js';
 
-export interface WorktreeStatus {
-  ahead: number;
-  behind: number;
-  added: number;
-  deleted: number;
-  /** Modified, staged or untracked (not ignored) files. */
-  dirty: number;
-}
 
 const STATUS_DEADLINE_MS = 10_000;
 
@@ -64,13 +58,3 @@ export async function worktreeStatus(record: WorktreeRecord): Promise<WorktreeSt
   return { ahead: Number(m[2]), behind: Number(m[1]), ...lines, dirty };
 }
 
-/** `feat-x ↑2 ↓1 +10 −3 *`: the branch and, when known, its status (`*`: uncommitted files). */
-export function statusLine(branch: string, status: WorktreeStatus | null): string {
-  if (status === null) return branch;
-  const parts = [branch];
-  if (status.ahead > 0) parts.push(`↑${status.ahead}`);
-  if (status.behind > 0) parts.push(`↓${status.behind}`);
-  if (status.added > 0 || status.deleted > 0) parts.push(`+${status.added} −${status.deleted}`);
-  if (status.dirty > 0) parts.push('*');
-  return parts.join(' ');
-}
