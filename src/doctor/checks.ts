@@ -14,6 +14,8 @@ export interface Check {
   detail: string;
   /** What was read to decide (the ownership check names its source). */
   source?: string;
+  /** Passed, but said in WHY all the same (a worktree that a load makes again). */
+  note?: true;
 }
 
 export type Verdict = 'ok' | 'unsure' | 'fail';
@@ -135,7 +137,7 @@ function homeOrNull(harness: HarnessName, env: Record<string, string>): string |
 
 function checkWorktree(entry: EntryToCheck, worktree: NonNullable<EntryToCheck['worktree']>): Check {
   if (worktree.state === 'present') return { check: 'worktree', ok: true, detail: `the worktree of ${worktree.branch} at ${entry.cwd}` };
-  if (worktree.state === 'missing') return { check: 'worktree', ok: true, detail: `the worktree of ${worktree.branch} is gone: load makes it again at ${entry.cwd}` };
+  if (worktree.state === 'missing') return { check: 'worktree', ok: true, note: true, detail: `the worktree of ${worktree.branch} is gone: load makes it again at ${entry.cwd}` };
   return { check: 'worktree', ok: false, detail: `worktree not restorable: ${worktree.why ?? 'unknown'}` };
 }
 
@@ -219,6 +221,8 @@ const TODO: Record<CheckName, string> = {
 /** The verdict, with the agent's settings warnings added to whatever it says. */
 function summarize(checks: Check[], unresumable: boolean, context: DoctorContext): Pick<EntryReport, 'verdict' | 'why' | 'todo'> {
   const verdict = judge(checks, unresumable, context);
+  const notes = checks.filter((c) => c.note && c.ok === true);
+  if (notes.length > 0 && verdict.verdict !== 'fail') verdict.why = [verdict.why, ...notes.map((c) => c.detail)].join('; ');
   const warnings = checks.filter((c) => c.check === 'settings');
   if (warnings.length === 0) return verdict;
   const todo = 'change the setting the warning names';
