@@ -1,0 +1,109 @@
+// Removal never loses work: `rm` keeps the worktree; `rm --worktree` refuses a dirty or shared
+// one as a whole (exit 1, nothing changed); `--force` saves the uncommitted state under
+// refs/fleetcom/wip/ first, and the printed command restores the exact files; the branch goes
+// only when its work is in its base (reachable, or squash-merged), never when unmerged.
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { startFleet } from '../helpers/fleet.js';
+import { useSandbox } from '../helpers/sandbox.js';
+import { commitFile, git, makeRepo, worktreePaths } from './kit.js';
+
+const sh = promisify(execFile);
+
+describe('rm --worktree', () => {
+  it('keeps a shared or dirty worktree, saves a forced one under a WIP ref that restores it exactly, and deletes only a merged branch', async () => {
+    const sb = await useSandbox();
+    const repo = await makeRepo(sb);
+    const fleet = await startFleet(sb);
+    const run = async (branch: string, ...cmd: string[]) => {
+      const r = await fleet.cli('run', '--cwd', repo, '--worktree', branch, '--', ...(cmd.length > 0 ? cmd : ['sleep', '600']));
+      expect(r.exitCode, r.stderr).toBe(0);
+      return fleet.task(r.stdout.trim());
+    };
+    const a = await run('wip');
+    const b = await run('wip', 'sleep', '601');
+    const path = a.cwd;
+
+    // Shared: refused as a whole while the other task runs there.
+    const shared = await fleet.cli('rm', String(a.id), '--worktree');
+    expect(shared.exitCode).toBe(1);
+    expect(shared.stderr).toContain(`task(s) ${b.id} also run in ${path}`);
+    expect((await fleet.ls()).length).toBe(2);
+    // Plain rm: the task goes, the worktree stays (said once).
+    const plain = await fleet.cli('rm', String(b.id));
+    expect(plain.exitCode).toBe(0);
+    expect(plain.stderr).toContain(`the worktree ${path} (branch wip) stays`);
+
+    // Dirty: a staged change, a modified file and an untracked one.
+    await commitFile(sb, path, 'tracked.txt', 'one\n');
+    await writeFile(join(path, 'tracked.txt'), 'staged\n');
+    await git(sb, path, 'add', 'tracked.txt');
+    await writeFile(join(path, 'tracked.txt'), 'modified after staging\n');
+    await writeFile(join(path, 'untracked.txt'), 'new file\n');
+    const dirty = await fleet.cli('rm', String(a.id), '--worktree');
+    expect(dirty.exitCode).toBe(1);
+    expect(dirty.stderr).toContain('2 uncommitted file(s)');
+    expect(dirty.stderr).toContain('untracked.txt');
+    expect(existsSync(path)).toBe(true);
+    expect((await fleet.ls()).map((t) => t.id)).toEqual([a.id]);
+
+    const forced = await fleet.cli('rm', String(a.id), '--worktree', '--force', '--delete-branch');
+    expect(forced.exitCode, forced.stderr).toBe(0);
+    const ref = /as (refs\/fleetcom\/wip\/wip\/\d{8}T\d{6}Z)/.exec(forced.stderr)?.[1];
+    expect(ref, forced.stderr).toBeDefined();
+    expect(forced.stderr).toContain('branch wip kept: not merged');
+    expect(existsSync(path)).toBe(false);
+    expect(await worktreePaths(sb, repo)).toEqual([repo]);
+    expect(await fleet.ls()).toEqual([]);
+    const restore = /restore with: (.*)/.exec(forced.stderr)?.[1];
+    await sh('/bin/sh', ['-c', restore!], { env: sb.env });
+    expect(await readFile(join(path, 'tracked.txt'), 'utf8')).toBe('modified after staging\n');
+    expect(await readFile(join(path, 'untracked.txt'), 'utf8')).toBe('new file\n');
+    expect(await git(sb, path, 'show', ':tracked.txt')).toBe('staged\n');
+    expect(await git(sb, path, 'status', '--porcelain')).toBe('MM tracked.txt\n?? untracked.txt\n');
+    await git(sb, repo, 'worktree', 'remove', '--force', path);
+
+    // Merged by a plain merge: the branch goes. Squash-merged: it goes too. Unmerged: kept.
+    const merged = await run('merged');
+    await commitFile(sb, merged.cwd, 'm.txt', 'm\n');
+    await git(sb, repo, 'merge', '-q', '--no-ff', '-m', 'merge', 'merged');
+    const squashed = await run('squashed');
+    await commitFile(sb, squashed.cwd, 's1.txt', 's1\n');
+    await commitFile(sb, squashed.cwd, 's2.txt', 's2\n');
+    await git(sb, repo, 'merge', '-q', '--squash', 'squashed');
+    await git(sb, repo, 'commit', '-q', '-m', 'squash of squashed');
+    const open = await run('open');
+    await commitFile(sb, open.cwd, 'o.txt', 'o\n');
+    for (const [task, said] of [[merged, 'deleted branch merged (reachable'], [squashed, 'deleted branch squashed (squash-merged'], [open, 'branch open kept: not merged']] as const) {
+      const r = await fleet.cli('rm', String(task.id), '--worktree', '--delete-branch');
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(r.stderr).toContain(said);
+    }
+    expect((await git(sb, repo, 'branch', '--format=%(refname:short)')).split('\n').filter(Boolean).sort()).toEqual(['main', 'open', 'wip']);
+    expect(await worktreePaths(sb, repo)).toEqual([repo]);
+  });
+
+  it('keeps submodules intact through create and remove', async () => {
+    const sb = await useSandbox();
+    const lib = await makeRepo(sb, 'lib');
+    const repo = await makeRepo(sb);
+    await git(sb, repo, 'submodule', 'add', '-q', lib, 'lib');
+    await git(sb, repo, 'commit', '-q', '-m', 'add lib');
+    const fleet = await startFleet(sb);
+    const r = await fleet.cli('run', '--cwd', repo, '--worktree', 'sub', '--', 'sleep', '600');
+    expect(r.exitCode, r.stderr).toBe(0);
+    const task = await fleet.task(r.stdout.trim());
+    expect(await readFile(join(task.cwd, 'lib', 'README'), 'utf8')).toBe('hello\n');
+    const removed = await fleet.cli('rm', String(task.id), '--worktree');
+    expect(removed.exitCode, removed.stderr).toBe(0);
+    expect(existsSync(task.cwd)).toBe(false);
+    // The main checkout's submodule and its git data are as they were.
+    expect(await git(sb, join(repo, 'lib'), 'status', '--porcelain')).toBe('');
+    expect(await git(sb, repo, 'submodule', 'status')).toMatch(/^ [0-9a-f]{40} lib/);
+    expect(await git(sb, lib, 'log', '--oneline')).toContain('init');
+  });
+});
