@@ -5,7 +5,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describeFsError, FleetError, isNotFound } from '../errors.js';
 import { makePrivateDirs, writeFileAtomicSync } from '../fs-safety.js';
-import { worktreeRecordProblem, type WorktreeRecord } from '../worktree-record.js';
+import { worktreeRecord, worktreeRecordProblem, type WorktreeRecord } from '../worktree-record.js';
+import { realPath } from './repo.js';
 
 export interface MadeWorktree extends WorktreeRecord {
   /** false until its setup (include files, setup command) succeeded: a next run tries again. */
@@ -58,4 +59,15 @@ export function forget(file: string, worktreePath: string): void {
 
 export function madeAt(file: string, worktreePath: string): MadeWorktree | null {
   return readRegistry(file).find((e) => e.path === worktreePath) ?? null;
+}
+
+/** The record of the worktree fleetcom made at `worktreePath` (symlinks resolved), or null — also when the list cannot be read. */
+export function madeWorktreeAt(file: string, worktreePath: string): WorktreeRecord | null {
+  try {
+    const real = realPath(worktreePath);
+    const made = readRegistry(file).find((e) => e.path === worktreePath || e.path === real);
+    return made ? worktreeRecord(made) : null;
+  } catch {
+    return null;
+  }
 }

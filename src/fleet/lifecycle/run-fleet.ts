@@ -1,5 +1,6 @@
 // `fleetcom up` inside tmux: the supervisor's life from lock to teardown, composed of named
 // parts. Decisions live in Supervisor and the pure modules; this file only orders them.
+import { madeWorktreeAt } from '../../worktrees/registry.js';
 import { WORKTREE_REFRESH_MS } from '../supervisor/worktree-statuses.js';
 import { randomUUID } from 'node:crypto';
 import { capturePath } from '../../capture/capture-names.js';
@@ -9,7 +10,7 @@ import { callerEnv, type Deps } from '../../deps.js';
 import { describeFsError, FleetError } from '../../errors.js';
 import { warningLines } from '../../warnings.js';
 import { ensureSafeDir, isSafeDir, removeFile } from '../../fs-safety.js';
-import { captureRoot, fleetRuntime, sessionDir, userHome, type RuntimeFiles } from '../../paths.js';
+import { captureRoot, fleetRuntime, sessionDir, userHome, worktreeRegistryFile, type RuntimeFiles } from '../../paths.js';
 import { TmuxRunner, type TmuxRun } from '../../tmux/runner.js';
 import { displayMessage } from '../../tmux/sessions.js';
 import { adoptLeftTasks } from '../adoption/adoption.js';
@@ -116,6 +117,7 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
     newId: randomUUID,
     log,
     idleMs: opts.idleMs,
+    worktreeAt: (path) => madeWorktreeAt(worktreeRegistryFile(env), path),
     onChange: () => onChange(),
     onAttention: (change) => {
       notify(change);

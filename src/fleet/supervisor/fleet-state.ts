@@ -2,6 +2,7 @@
 // the windows' marks, and `changed()`, the one way a change is made known (state.json written,
 // window records set, listeners told). A Supervisor holds it privately and touches it only on
 // its queue, so a pane death cannot interleave with a rerun.
+import type { WorktreeRecord } from '../../worktree-record.js';
 import type { LsRecord } from '../../control/protocol.js';
 import type { FleetHolder } from '../../ownership/index.js';
 import type { Resolved } from '../../harness/index.js';
@@ -42,6 +43,8 @@ export interface SupervisorDeps {
   onAttention?: (change: AttentionChange) => void;
   /** The proc file system's root for the parked-job check (default /proc). */
   procRoot?: string;
+  /** The record of the worktree fleetcom made at this path, or null (an adopted agent's directory). */
+  worktreeAt?: (path: string) => WorktreeRecord | null;
 }
 
 export class FleetState {
