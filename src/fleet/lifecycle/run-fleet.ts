@@ -245,7 +245,7 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
 
   ui = opts.ui?.({
     tmux, sessionId, pane,
-    fleet: { tasks: () => supervisor.taskList(), attention: (task) => supervisor.attentionOf(task), handle },
+    fleet: { tasks: () => supervisor.taskList(), attention: (task) => supervisor.attentionOf(task), handle, worktreeStatus: (path) => supervisor.worktreeStatus(path) },
     quit: down, env, cwd: deps.cwd, home, sessionDir: sessionDir(env), scratchDir: files.dir, now: deps.now, log,
   }) ?? null;
 
