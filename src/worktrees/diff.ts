@@ -16,7 +16,7 @@ export async function worktreeDiff(record: WorktreeRecord, opts: { stat: boolean
     if (existsSync(indexFile)) copyFileSync(indexFile, env.GIT_INDEX_FILE);
     const untracked = await git(['-C', dir, 'ls-files', '-z', '--others', '--exclude-standard', '--full-name', ':/'], { env });
     if (untracked !== '') {
-      await git(['-C', dir, 'add', '--intent-to-add', '--pathspec-from-file=-', '--pathspec-file-nul', '--', ':/'], { env, input: untracked.split('\0').filter((p) => p !== '').map((p) => `:/${p}`).join('\0') });
+      await git(['-C', dir, 'add', '--intent-to-add', '--pathspec-from-file=-', '--pathspec-file-nul'], { env, input: untracked.split('\0').filter((p) => p !== '').map((p) => `:(top,literal)${p}`).join('\0') });
     }
     return await git(['-C', dir, 'diff', opts.color ? '--color=always' : '--no-color', ...(opts.stat ? ['--stat'] : []), record.base, '--'], { env, deadlineMs: 120_000 });
   } finally {
