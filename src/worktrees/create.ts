@@ -8,8 +8,8 @@ import type { WorktreeRecord } from '../worktree-record.js';
 import { git } from './git.js';
 import { checkBranchName, worktreePath } from './names.js';
 import { madeAt, remember } from './registry.js';
-import { branchExists, commitOf, currentBranch, listWorktrees, realPath, repoOf, type ListedWorktree } from './repo.js';
-import { prepareCheckout, type SetupOptions } from './setup.js';
+import { branchExists, commitOf, realPath, repoWorktrees, type ListedWorktree } from './repo.js';
+import { prepareCheckout, setupSteps, type SetupOptions } from './setup.js';
 
 export interface WorktreeRequest {
   branch: string;
@@ -35,11 +35,12 @@ export function exists(p: string): boolean {
   }
 }
 
-async function baseOf(repo: string, base: string | null): Promise<{ base: string; baseRef: string | null }> {
+/** The base commit: --base's, else the main checkout's HEAD as git listed it (its branch the ref). */
+async function baseOf(repo: string, main: ListedWorktree, base: string | null): Promise<{ base: string; baseRef: string | null }> {
   if (base === null) {
-    const head = await commitOf(repo, 'HEAD');
+    const head = main.head !== null && /^[0-9a-f]{40,64}$/.test(main.head) && !/^0+$/.test(main.head) ? main.head : null;
     if (head === null) throw new UsageError(`--worktree: the repository ${repo} has no commit yet to base a branch on`);
-    return { base: head, baseRef: await currentBranch(repo) };
+    return { base: head, baseRef: main.branch };
   }
   const commit = base.startsWith('-') ? null : await commitOf(repo, base);
   if (commit === null) throw new UsageError(`--base ${JSON.stringify(base)}: names no commit in ${repo}`);
@@ -54,9 +55,8 @@ function samePath(a: string, b: string): boolean {
 export async function provideWorktree(request: WorktreeRequest): Promise<{ record: WorktreeRecord; shared: boolean }> {
   const { branch, registryFile } = request;
   await checkBranchName(branch);
-  const repo = await repoOf(request.cwd);
-  const { base, baseRef } = await baseOf(repo, request.base);
-  const listed = await listWorktrees(repo);
+  const { repo, main, listed } = await repoWorktrees(request.cwd);
+  const { base, baseRef } = await baseOf(repo, main, request.base);
   const onBranch = listed.filter((w) => w.branch === branch);
   const live = onBranch.find((w) => w.prunable === null);
   if (live !== undefined) {
@@ -77,8 +77,10 @@ export async function provideWorktree(request: WorktreeRequest): Promise<{ recor
   }
   const record: WorktreeRecord = { repo, path: target, branch, base, baseRef };
   await addWorktree(record, registered, await branchExists(repo, branch));
-  remember(registryFile, { ...record, ready: false });
-  await setUp(record, request);
+  // Recorded at once (a setup that fails or is cut short leaves it made but not ready: the next run sets it up).
+  const steps = setupSteps(record, request.setup);
+  remember(registryFile, { ...record, ready: !steps });
+  if (steps) await setUp(record, request);
   return { record, shared: false };
 }
 

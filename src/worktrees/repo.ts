@@ -59,13 +59,21 @@ export function realPath(p: string): string {
   }
 }
 
-/** The main checkout of the repository holding `dir` (also from inside a linked worktree); exit 2 outside one. */
-export async function repoOf(dir: string): Promise<string> {
-  const inside = await runGit(['-C', dir, 'rev-parse', '--is-inside-work-tree']);
-  if (inside.code !== 0 || inside.stdout.trim() !== 'true') throw new UsageError(`${dir} is not inside a git repository's work tree`);
-  const [main] = await listWorktrees(dir);
+/**
+ * The main checkout of the repository holding `dir` (also from inside a linked worktree) and
+ * its worktrees as git lists them, in one git call; exit 2 outside a repository.
+ */
+export async function repoWorktrees(dir: string): Promise<{ repo: string; main: ListedWorktree; listed: ListedWorktree[] }> {
+  const result = await runGit(['-C', dir, 'worktree', 'list', '--porcelain', '-z']);
+  if (result.code !== 0) throw new UsageError(`${dir} is not inside a git repository's work tree`);
+  const listed = parseWorktreeList(result.stdout);
+  const [main] = listed;
   if (main === undefined || main.bare) throw new UsageError(`the repository of ${dir} is bare; fleetcom makes worktrees of a repository with a checkout`);
-  return realPath(main.path);
+  return { repo: realPath(main.path), main, listed };
+}
+
+export async function repoOf(dir: string): Promise<string> {
+  return (await repoWorktrees(dir)).repo;
 }
 
 export async function branchExists(repo: string, branch: string): Promise<boolean> {

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { FleetError } from '../errors.js';
 import type { WorktreeRecord } from '../worktree-record.js';
 import { git } from './git.js';
-import { copyIncluded } from './include.js';
+import { copyIncluded, INCLUDE_FILE } from './include.js';
 import { isTrusted, scriptHash, SETUP_SCRIPT } from './trust.js';
 
 export interface SetupOptions {
@@ -21,6 +21,11 @@ export interface SetupOptions {
 }
 
 const LAST_LINES = 12;
+
+/** Whether a new worktree of this repository has anything to set up (most have not: one file write fewer). */
+export function setupSteps(record: WorktreeRecord, opts: Pick<SetupOptions, 'command'>): boolean {
+  return opts.command !== null || [INCLUDE_FILE, '.gitmodules', SETUP_SCRIPT].some((name) => existsSync(path.join(name === INCLUDE_FILE ? record.repo : record.path, name)));
+}
 
 export async function prepareCheckout(record: WorktreeRecord, opts: SetupOptions): Promise<void> {
   const copied = await copyIncluded(record.repo, record.path);
