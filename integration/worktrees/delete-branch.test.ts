@@ -4,18 +4,14 @@
 import { describe, expect, it } from 'vitest';
 import { startFleet } from '../helpers/fleet.js';
 import { useSandbox } from '../helpers/sandbox.js';
-import { commitFile, git, makeRepo, worktreePaths } from './kit.js';
+import { commitFile, git, makeRepo, runInWorktree, worktreePaths } from './kit.js';
 
 describe('rm --worktree --delete-branch', () => {
   it('deletes a merged, a cherry-picked and a squash-merged branch, keeps an unmerged one', async () => {
     const sb = await useSandbox();
     const repo = await makeRepo(sb);
     const fleet = await startFleet(sb);
-    const run = async (branch: string) => {
-      const r = await fleet.cli('run', '--cwd', repo, '--worktree', branch, '--', 'sleep', '600');
-      expect(r.exitCode, r.stderr).toBe(0);
-      return fleet.task(r.stdout.trim());
-    };
+    const run = (branch: string, ...cmd: string[]) => runInWorktree(fleet, repo, branch, ...cmd);
     // Merged by a plain merge: the branch goes. Squash-merged: it goes too. Unmerged: kept.
     const merged = await run('merged');
     await commitFile(sb, merged.cwd, 'm.txt', 'm\n');

@@ -6,6 +6,9 @@ import { existsSync } from 'node:fs';
 import { readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { expect } from 'vitest';
+import type { LsRecord } from '../../src/control/protocol.js';
+import type { Fleet } from '../helpers/fleet.js';
 import type { Sandbox } from '../helpers/sandbox.js';
 
 const run = promisify(execFile);
@@ -50,4 +53,11 @@ export async function commitFile(sb: Sandbox, dir: string, file: string, text: s
   await writeFile(join(dir, file), text);
   await git(sb, dir, 'add', file);
   await git(sb, dir, 'commit', '-q', '-m', message);
+}
+
+/** `fleetcom run --cwd REPO --worktree BRANCH -- CMD` (default `sleep 600`); the task's record. */
+export async function runInWorktree(fleet: Fleet, repo: string, branch: string, ...cmd: string[]): Promise<LsRecord> {
+  const r = await fleet.cli('run', '--cwd', repo, '--worktree', branch, '--', ...(cmd.length > 0 ? cmd : ['sleep', '600']));
+  expect(r.exitCode, r.stderr).toBe(0);
+  return fleet.task(r.stdout.trim());
 }

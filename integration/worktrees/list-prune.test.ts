@@ -7,18 +7,14 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startFleet } from '../helpers/fleet.js';
 import { useSandbox } from '../helpers/sandbox.js';
-import { commitFile, git, makeRepo } from './kit.js';
+import { commitFile, git, makeRepo, runInWorktree } from './kit.js';
 
 describe('fleetcom worktrees and diff', () => {
   it('lists, diffs, and prunes only what is unused, clean and merged', async () => {
     const sb = await useSandbox();
     const repo = await makeRepo(sb);
     const fleet = await startFleet(sb);
-    const run = async (branch: string) => {
-      const r = await fleet.cli('run', '--cwd', repo, '--worktree', branch, '--', 'sleep', '600');
-      expect(r.exitCode, r.stderr).toBe(0);
-      return fleet.task(r.stdout.trim());
-    };
+    const run = (branch: string, ...cmd: string[]) => runInWorktree(fleet, repo, branch, ...cmd);
     const used = await run('used');
     const merged = await run('merged');
     const dirty = await run('dirty');

@@ -9,7 +9,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { startFleet } from '../helpers/fleet.js';
 import { useSandbox } from '../helpers/sandbox.js';
-import { commitFile, git, makeRepo, worktreePaths } from './kit.js';
+import { commitFile, git, makeRepo, runInWorktree, worktreePaths } from './kit.js';
 
 const sh = promisify(execFile);
 
@@ -18,11 +18,7 @@ describe('rm --worktree', () => {
     const sb = await useSandbox();
     const repo = await makeRepo(sb);
     const fleet = await startFleet(sb);
-    const run = async (branch: string, ...cmd: string[]) => {
-      const r = await fleet.cli('run', '--cwd', repo, '--worktree', branch, '--', ...(cmd.length > 0 ? cmd : ['sleep', '600']));
-      expect(r.exitCode, r.stderr).toBe(0);
-      return fleet.task(r.stdout.trim());
-    };
+    const run = (branch: string, ...cmd: string[]) => runInWorktree(fleet, repo, branch, ...cmd);
     const a = await run('wip');
     const b = await run('wip', 'sleep', '601');
     const path = a.cwd;

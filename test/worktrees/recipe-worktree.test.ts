@@ -24,6 +24,14 @@ describe('a worktree entry', () => {
     }]);
   });
 
+  it("keeps a host's worktree entry as the host wrote it", () => {
+    const entry = { cmd: 'claude', group: null, name: null, worktree: { repo: '~/src/api', branch: 'feat', base, baseRef: null } };
+    const hosts = new Map([['gpu', new Map([['~/src/api.worktrees/feat', [entry]]])]]);
+    const text = serializeRecipe({ name: 'w', dirs: new Map(), hosts }, '/home/me');
+    expect(JSON.parse(text).hosts.gpu['~/src/api.worktrees/feat']).toEqual([entry]);
+    expect(parseRecipe(text, 'w.json').hosts?.get('gpu')?.get('~/src/api.worktrees/feat')).toEqual([entry]);
+  });
+
   it('refuses a malformed worktree, naming where', () => {
     const text = JSON.stringify({ version: 1, name: 'w', dirs: { '/w': [{ cmd: 'claude', group: null, name: null, worktree: { repo: '/r', branch: 'b', base: 'HEAD' } }] } });
     expect(() => parseRecipe(text, 'w.json')).toThrow(/dirs\["\/w"\]\[0\]\.worktree\.base: expected a commit id/);
