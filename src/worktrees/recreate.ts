@@ -2,7 +2,9 @@
 // it at the same path on the same branch, made again AT THE SAME PATH when it is gone (claude
 // files conversations under the directory they ran in), and refused — with one line saying
 // why — when the repository or the branch is gone or the path holds something else.
+import path from 'node:path';
 import type { WorktreeRecord } from '../worktree-record.js';
+import { checkBranchName } from './names.js';
 import { addWorktree, exists } from './create.js';
 import { madeAt, remember } from './registry.js';
 import { branchExists, isRepoRoot, listWorktrees, realPath } from './repo.js';
@@ -15,6 +17,10 @@ export type WorktreeCondition =
 
 /** What a load would do with this worktree; changes nothing (doctor asks the same). */
 export async function worktreeCondition(record: WorktreeRecord): Promise<WorktreeCondition> {
+  // A recipe is a file anyone may have written: its branch goes into git's argv only once git's own rule accepts it.
+  const named = await checkBranchName(record.branch).then(() => null, (error: Error) => error.message);
+  if (named !== null) return { state: 'refused', why: named.replace(/^--worktree /, 'branch ') };
+  if (!path.isAbsolute(record.repo) || !path.isAbsolute(record.path)) return { state: 'refused', why: 'the repository and the worktree must be absolute paths' };
   if (!exists(record.repo) || !(await isRepoRoot(record.repo))) return { state: 'refused', why: `the repository ${record.repo} is gone` };
   const listed = await listWorktrees(record.repo);
   const at = listed.find((w) => w.path === record.path || realPath(w.path) === realPath(record.path));

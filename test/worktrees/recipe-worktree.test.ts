@@ -37,3 +37,11 @@ describe('a worktree entry', () => {
     expect(() => parseRecipe(text, 'w.json')).toThrow(/dirs\["\/w"\]\[0\]\.worktree\.base: expected a commit id/);
   });
 });
+
+describe("a recipe's worktree before it is made again", () => {
+  it('is refused when its branch would read as an option to git', async () => {
+    const { worktreeCondition } = await import('../../src/worktrees/recreate.js');
+    const condition = await worktreeCondition({ repo: '/r', path: '/r.worktrees/x', branch: '-rf', base, baseRef: null });
+    expect(condition).toEqual({ state: 'refused', why: expect.stringContaining("must not be empty or begin with '-'") });
+  });
+});
