@@ -23,7 +23,8 @@ describe('rm --worktree --delete-branch', () => {
     await git(sb, repo, 'commit', '-q', '-m', 'squash of squashed');
     const picked = await run('picked');
     await commitFile(sb, picked.cwd, 'p.txt', 'p\n');
-    await git(sb, repo, 'cherry-pick', 'picked');
+    // -x: a new commit (a pick of a child of HEAD within the same second would be the very same commit).
+    await git(sb, repo, 'cherry-pick', '-x', 'picked');
     const open = await run('open');
     await commitFile(sb, open.cwd, 'o.txt', 'o\n');
     for (const [task, said] of [[merged, 'deleted branch merged (reachable'], [squashed, 'deleted branch squashed (squash-merged'], [picked, 'deleted branch picked (patch-equivalent'], [open, 'branch open kept: not merged']] as const) {
