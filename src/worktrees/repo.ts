@@ -88,12 +88,6 @@ export async function commitOf(repo: string, ref: string): Promise<string | null
   return result.code === 0 && /^[0-9a-f]{40,64}$/.test(sha) ? sha : null;
 }
 
-/** The branch HEAD of `dir` is on (short name), or null when detached. */
-export async function currentBranch(dir: string): Promise<string | null> {
-  const result = await runGit(['-C', dir, 'symbolic-ref', '--quiet', '--short', 'HEAD']);
-  return result.code === 0 ? result.stdout.trim() || null : null;
-}
-
 /** Whether a repository is (still) at `repo`: its main checkout is that directory. */
 export async function isRepoRoot(repo: string): Promise<boolean> {
   const result = await runGit(['-C', repo, 'rev-parse', '--show-toplevel']);
