@@ -1,5 +1,5 @@
-// The whole promise for every agent at once: a fleet of claude, codex, grok, gemini and
-// opencode is saved, its tmux server killed, and `load` brings each back into its own
+// The whole promise for every agent at once: a fleet of claude, codex, grok, gemini, opencode,
+// qwen and kilo is saved, its tmux server killed, and `load` brings each back into its own
 // conversation, which then goes on (the fakes refuse an id they do not have).
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -11,8 +11,19 @@ import { waitFor } from '../helpers/wait-for.js';
 import type { LsRecord } from '../../src/control/protocol.js';
 import { readDoc, sessionsDir, spawnIn, startsAfter, talk, tilde, type Agent } from './kit.js';
 
-const AGENTS: Agent[] = ['claude', 'codex', 'grok', 'gemini', 'opencode'];
-const RESUME = { claude: '--resume', codex: 'resume', grok: '--resume', gemini: '--resume', opencode: '-s' } as const;
+const AGENTS: Agent[] = [
+  'claude', 'codex', 'grok', 'gemini', 'opencode',
+  'qwen', 'kilo',
+];
+const RESUME = {
+  claude: '--resume', codex: 'resume', grok: '--resume', gemini: '--resume', opencode: '-s',
+  qwen: '--resume', kilo: '-s',
+} as const;
+/** The agents whose store is a database of opencode's kind, and the variable naming it. */
+const DATABASES = [
+  ['opencode', 'OPENCODE_DB'],
+  ['kilo', 'KILO_DB'],
+] as const;
 
 describe('a fleet of every agent', () => {
   it('is saved, its tmux server killed, and load brings every agent back into its own conversation', async () => {
@@ -22,15 +33,18 @@ describe('a fleet of every agent', () => {
     const tasks: LsRecord[] = [];
     for (const [i, agent] of AGENTS.entries()) tasks.push(await spawnIn(fleet, dirs[i]!, agent));
     for (const [i, agent] of AGENTS.entries()) await talk(sb, tasks[i]!, agent, `${agent} remembers this`);
-    // claude, codex and opencode are heard live (hook, notifier, plugin); grok and gemini by their pin.
+    // claude, codex, opencode and kilo are heard live (hook, notifier, plugin); grok, gemini and qwen by their pin.
     const ids = await waitFor(async () => {
       const listed = await Promise.all(tasks.map((t) => fleet.task(t.id)));
       return listed.every((t) => t.conversationId !== null) && listed.map((t) => t.conversationId!);
     }, { what: 'a conversation id for every agent' });
-    expect(new Set(ids).size).toBe(5);
-    // opencode's plugin also says it finished its turn: it waits for the user.
-    await fleet.waitTask(tasks[4]!.id, (t) => t.attention === 'waiting', 'opencode waiting after its turn');
-    expect(ids[4]).toMatch(/^ses_[0-9a-f]{12}[0-9A-Za-z]{14}$/);
+    expect(new Set(ids).size).toBe(AGENTS.length);
+    // The opencode plugin also says it finished its turn: it waits for the user.
+    for (const [agent] of DATABASES) {
+      const at = AGENTS.indexOf(agent);
+      await fleet.waitTask(tasks[at]!.id, (t) => t.attention === 'waiting', `${agent} waiting after its turn`);
+      expect(ids[at]).toMatch(/^ses_[0-9a-f]{12}[0-9A-Za-z]{14}$/);
+    }
 
     expect((await fleet.cli('save', 'five')).exitCode).toBe(0);
     const doc = await readDoc(join(sessionsDir(sb), 'five.json'));
@@ -44,7 +58,7 @@ describe('a fleet of every agent', () => {
     const before = (await sb.agentStarts()).length;
     const loaded = await fresh.cli('load', 'five');
     expect(loaded.exitCode, loaded.stderr).toBe(0);
-    const starts = await startsAfter(sb, before, 5);
+    const starts = await startsAfter(sb, before, AGENTS.length);
     expect(starts.map((s) => [s.agent, s.cwd, s.argv.slice(0, 2)]).sort()).toEqual(
       AGENTS.map((agent, i) => [agent, dirs[i], [RESUME[agent], ids[i]]]).sort(),
     );
@@ -55,7 +69,9 @@ describe('a fleet of every agent', () => {
       await talk(sb, task, agent, `${agent} goes on`);
       await fresh.waitTask(task.id, (t) => t.conversationId === ids[i], `${agent} in conversation ${ids[i]}`);
     }
-    const sessions = readSqliteTable(sb.env.OPENCODE_DB!, 'session');
-    expect(sessions.kind === 'rows' && sessions.rows.map((r) => r[0])).toEqual([ids[4]]);
+    for (const [agent, variable] of DATABASES) {
+      const sessions = readSqliteTable(sb.env[variable]!, 'session');
+      expect(sessions.kind === 'rows' && sessions.rows.map((r) => r[0]), agent).toEqual([ids[AGENTS.indexOf(agent)]]);
+    }
   });
 });

@@ -8,7 +8,10 @@ import { typeLine, waitForText } from '../helpers/pane.js';
 import type { AgentStart, Sandbox } from '../helpers/sandbox.js';
 import { waitFor } from '../helpers/wait-for.js';
 
-export const READY = { claude: '? for shortcuts', codex: '›', grok: 'grok>', gemini: 'Type your message', opencode: 'Ask anything' } as const;
+export const READY = {
+  claude: '? for shortcuts', codex: '›', grok: 'grok>', gemini: 'Type your message', opencode: 'Ask anything',
+  qwen: 'Type your message', kilo: 'Ask anything',
+} as const;
 export type Agent = keyof typeof READY;
 
 /** `fleetcom run --cwd <dir> -- <command>` (plus options); returns the task's record. */

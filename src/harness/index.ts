@@ -4,6 +4,7 @@ import { harnessFor } from './registry.js';
 import type { HarnessName, InstrumentInput, InstrumentPlan, RunEvidence } from './types.js';
 
 export type * from './types.js';
+export type { HistoryEntry, HistoryFile, HistoryMatch, HistoryRead, HistoryReader, HistoryScope, HistorySearch, HistorySkip } from './history.js';
 export type { AttentionRule, CorrelationContext, Harness, HomeRule, NamespaceAsset, OwnershipProbe } from './harness.js';
 
 export { isValidId, v7TimeMs } from './ids.js';
@@ -23,9 +24,13 @@ export { conversationOf, rebindResume, type Rebinding } from './conversation-of.
 export { grokEncodeCwd } from './grok/grok.js';
 export { geminiCleanupWarning, geminiProjectHash, geminiSessionFiles, geminiSessionHasUser } from './gemini/gemini.js';
 export { isOpencodeId, opencodeHome, opencodeSignal } from './opencode/opencode.js';
+export { kiloHome } from './kilo/kilo.js';
+export { qwenTranscriptHasUser } from './qwen/qwen.js';
+export { qwenProjectDir, qwenTranscript } from './qwen/store.js';
 export { OPENCODE_PLUGIN, OPENCODE_PLUGIN_FILE, OPENCODE_RESTART_BYTES } from './opencode/plugin.js';
 export { readSqliteTable, type SqlValue, type TableRead } from './sqlite-read.js';
 export { plainText } from './scrape.js';
+export { historyFileOf, readHeadTail, snippetOf, streamLines } from './history-read.js';
 export { entryTimeMs, utcDateFolders, WINDOW_MS } from './store-window.js';
 export { storedConversation, type StoredConversation } from './conversation.js';
 
