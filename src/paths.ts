@@ -135,3 +135,13 @@ export function agentHome(env: Env, rule: AgentHomeRule): string {
 export function defaultAgentHome(home: string, rule: Pick<AgentHomeRule, 'homeDir'>): string {
   return join(home, rule.homeDir);
 }
+
+/** The worktrees fleetcom made (worktrees/registry.ts): beside config.json, as the sessions are. */
+export function worktreeRegistryFile(env: Env = process.env): string {
+  return join(configDir(env), 'worktrees.json');
+}
+
+/** The repository setup scripts the user trusted, by hash (`fleetcom trust`). */
+export function trustFile(env: Env = process.env): string {
+  return join(configDir(env), 'trusted-setups.json');
+}

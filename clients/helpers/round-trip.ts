@@ -23,6 +23,10 @@ export interface RoundTrip {
   exit(w: ClientWorld, task: LsRecord): Promise<void>;
   /** Whether a recorded request carries `text` as an earlier turn. */
   requestHas(body: unknown, text: string): boolean;
+  /** The words of `run` before `--` (default `--cwd <project>`), and the directory the task runs in. */
+  run?: { args: string[]; cwd: string };
+  /** After the save, with the tmux server gone: what the user does before the load (a worktree removed by hand). */
+  beforeLoad?: () => Promise<void>;
 }
 
 /** Whether an OpenAI chat-completions request holds `text` in a user message (opencode, kilo, qwen). */
@@ -44,7 +48,8 @@ async function turn(w: ClientWorld, task: LsRecord, how: RoundTrip, message: str
 
 /** Returns what the first run ended with (its record and exit text) and the resumed task. */
 export async function roundTrip(w: ClientWorld, agent: string, how: RoundTrip) {
-  const r = await w.fleet.cli('run', '--cwd', w.project, '--', agent);
+  const cwd = how.run?.cwd ?? w.project;
+  const r = await w.fleet.cli('run', ...(how.run?.args ?? ['--cwd', w.project]), '--', agent);
   expect(r.exitCode, r.stderr).toBe(0);
   const task = await w.fleet.task(r.stdout.trim());
   await turn(w, task, how, 'remember the word lighthouse');
@@ -55,16 +60,17 @@ export async function roundTrip(w: ClientWorld, agent: string, how: RoundTrip) {
   expect(id, `${agent} ended with a conversation id\n${text}`).not.toBeNull();
 
   expect((await w.fleet.cli('save', 'round-trip')).exitCode).toBe(0);
-  const saved = await savedCommands(w.fleet, w.project);
+  const saved = await savedCommands(w.fleet, cwd);
   const supervisor = Number.parseInt(await readFile(join(w.sb.env.FLEETCOM_RUNTIME_DIR!, 'lock'), 'utf8'), 10);
   await w.sb.tmux('kill-server');
   await waitFor(() => !processAlive(supervisor), { what: 'the supervisor to exit with its server' });
 
+  await how.beforeLoad?.();
   const fresh = await startFleet(w.sb);
   const loaded = await fresh.cli('load', 'round-trip');
   expect(loaded.exitCode, loaded.stderr).toBe(0);
   const [back] = await fresh.ls();
-  expect(back).toMatchObject({ cwd: w.project, command: saved[0] });
+  expect(back).toMatchObject({ cwd, command: saved[0] });
   const before = w.api.requests.length;
   await turn(w, back!, how, 'which word did I ask you to remember');
   const later = w.api.requests.slice(before);

@@ -57,5 +57,8 @@ export function sandboxEnv(dir, bin) {
     // Not created: fleetcom creates (and chmods) its own runtime dir.
     FLEETCOM_RUNTIME_DIR: p('fleetcom-run'),
     FLEETCOM_CONFIG_DIR: p('home', '.config', 'fleetcom'),
+    // git reads only a config file of this world (a test writes its identity there), never the machine's.
+    GIT_CONFIG_GLOBAL: p('home', '.gitconfig'),
+    GIT_CONFIG_NOSYSTEM: '1',
   };
 }

@@ -13,6 +13,7 @@ const KIND: Record<CheckName, string> = {
   conversation: 'the conversation cannot be resumed',
   ownership: 'the conversation is open elsewhere',
   settings: "the agent's settings may lose the conversation",
+  worktree: 'the worktree cannot be restored',
 };
 
 /**

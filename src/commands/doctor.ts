@@ -3,10 +3,11 @@
 // fail. --fix starts unresumable entries fresh (the bare agent command) and points an entry
 // naming a child's conversation (a codex subagent thread) at the user conversation at its
 // root, atomically, after copying the file to a backup beside it.
+import type { WorktreeRecord } from '../worktree-record.js';
 import { copyFileSync, constants } from 'node:fs';
 import type { RecipeTask } from '../control/protocol.js';
 import { callerEnv, type Deps } from '../deps.js';
-import { FleetError, NoFleetError, UsageError } from '../errors.js';
+import { errorMessage, FleetError, NoFleetError, UsageError } from '../errors.js';
 import { checkEntry, type DoctorContext, type EntryReport, type EntryToCheck } from '../doctor/checks.js';
 import { formatDoctorTable } from './doctor-table.js';
 import type { LsRecord } from '../control/protocol.js';
@@ -68,6 +69,13 @@ export async function runDoctor(session: string | undefined, opts: DoctorOptions
   return failed > 0 ? 1 : 0;
 }
 
+/** What a load would do with an entry's worktree (changes nothing). */
+async function worktreeState(record: WorktreeRecord): Promise<NonNullable<EntryToCheck['worktree']>> {
+  const { worktreeCondition } = await import('../worktrees/recreate.js');
+  const condition = await worktreeCondition(record).catch((error: unknown) => ({ state: 'refused' as const, why: errorMessage(error) }));
+  return { ...condition, branch: record.branch };
+}
+
 function holderOf(task: LsRecord): FleetHolder {
   return { taskId: task.id, windowId: task.windowId, paneId: task.paneId, conversationId: task.conversationId ?? '' };
 }
@@ -94,9 +102,11 @@ async function doctorSession(arg: string, fix: boolean, context: DoctorContext, 
   for (const [dir, list] of recipe.dirs) {
     for (const entry of list) {
       // The caller's environment is shared by every entry without agent homes of its own (300 000 copies cost seconds).
+      const cwd = expandDir(dir, home, deps.cwd);
       const check: EntryToCheck = {
-        dir, cwd: expandDir(dir, home, deps.cwd), command: entry.cmd, name: entry.name,
+        dir, cwd, command: entry.cmd, name: entry.name,
         env: entry.env === undefined ? env : { ...env, ...expandHomes(entry.env, home) },
+        ...(entry.worktree ? { worktree: await worktreeState({ ...entry.worktree, repo: expandDir(entry.worktree.repo, home, deps.cwd), path: cwd }) } : {}),
       };
       entries.push(checkEntry(check, context));
     }

@@ -47,7 +47,7 @@ export const COMMAND_HELP: Readonly<Record<string, CommandHelp>> = {
     examples: [
       ['fleetcom run -- claude', 'an agent in a window of its own'],
       ["fleetcom run --cwd ~/src/api --name api -- 'npm run dev'", 'a server, named'],
-      ['fleetcom run --group review -- codex', 'an agent in a custom group'],
+      ['fleetcom run --worktree feat-x -- claude', 'an agent in its own git worktree'],
     ],
   },
   rerun: {
@@ -72,6 +72,31 @@ export const COMMAND_HELP: Readonly<Record<string, CommandHelp>> = {
     examples: [
       ['fleetcom rm 3', 'task 3'],
       ['fleetcom rm @7', 'the task in tmux window @7'],
+      ['fleetcom rm 3 --worktree --delete-branch', 'and its clean worktree, its branch if merged'],
+    ],
+  },
+  diff: {
+    group: 'Tasks',
+    summary: "a worktree task's change against its base",
+    examples: [
+      ['fleetcom diff 3', 'the patch, untracked files included'],
+      ['fleetcom diff 3 --stat', 'files and lines changed'],
+    ],
+  },
+  worktrees: {
+    group: 'Tasks',
+    summary: 'list the git worktrees fleetcom made',
+    examples: [
+      ['fleetcom worktrees', 'each with its task, branch and state'],
+      ['fleetcom worktrees --prune', 'remove those unused, clean and merged'],
+    ],
+  },
+  trust: {
+    group: 'Setup',
+    summary: "trust a repository's worktree setup script",
+    examples: [
+      ['fleetcom trust ~/src/api', 'run its .fleetcom/worktree-setup in new worktrees'],
+      ['fleetcom trust .', "this checkout's script (after reading it)"],
     ],
   },
   rename: {

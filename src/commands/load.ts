@@ -70,7 +70,11 @@ async function loadInto(arg: string, opts: LoadOptions, deps: Deps): Promise<num
   if (local) {
     // Said before the request, so that they show also when no fleet answers it.
     if (!opts.json) writeWarnings(deps, session.skipped.map(missingDirWarning), { label: MISSING_DIR_LABEL, noun: 'directories', more: MORE }, verbose);
-    const result = await ask(deps, { op: 'load', tasks: session.tasks, env: callerEnv(deps) });
+    // Worktrees made again before their agents resume (claude finds a conversation by its directory).
+    if (session.tasks.some((task) => task.worktree !== undefined)) await ask(deps, { op: 'status' }); // no fleet: no worktree made for nothing
+    const { ready, refused } = await (await import('./worktree-run.js')).withWorktrees(session.tasks, deps);
+    const result = await ask(deps, { op: 'load', tasks: ready, env: callerEnv(deps) });
+    result.errors.unshift(...refused);
     const skipped = result.skipped ?? [];
     if (opts.json) {
       const report: LoadReport = { session: session.name, file: session.file, ids: result.ids, missingDirectories: session.skipped, skipped, errors: result.errors };

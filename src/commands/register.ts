@@ -26,6 +26,8 @@ const save = () => import('./save-client.js');
 const sessions = () => import('./sessions.js');
 const tasks = () => import('./tasks.js');
 const up = () => import('./up.js');
+const worktreeRm = () => import('./worktree-rm.js');
+const worktrees = () => import('./worktrees.js');
 
 function wholeSeconds(value: string): number {
   if (!/^\d{1,5}$/.test(value) || Number(value) < 1 || Number(value) > 86_400) throw new UsageError(`--idle-seconds ${value}: expected a whole number of seconds from 1 to 86400`);
@@ -58,6 +60,8 @@ export function registerCommands(program: Command, deps: Deps, dispatch: Dispatc
     .option('--cwd <dir>', 'working directory (default: the current one)')
     .option('--name <name>', 'display name')
     .option('--group <group>', 'custom group')
+    .option('--worktree <branch>', "run in a git worktree of that branch of --cwd's repository (made, or shared with the branch's other tasks)")
+    .option('--base <ref>', 'with --worktree: the commit a new branch starts from (default: the repository\'s HEAD)')
     .passThroughOptions()
     .action((words: string[], opts) => dispatch(async () => (await tasks()).runRun(words, opts, deps)));
 
@@ -100,7 +104,6 @@ export function registerCommands(program: Command, deps: Deps, dispatch: Dispatc
 
   for (const [name, description] of [
     ['kill', 'stop a running task (SIGTERM, then SIGKILL after 2 s)'],
-    ['rm', 'kill a task if running, close its window and forget it'],
     ['tag', 'toggle the "in use" tag of a task'],
   ] as const) {
     program
@@ -109,6 +112,35 @@ export function registerCommands(program: Command, deps: Deps, dispatch: Dispatc
       .argument('<task>', 'task id, %pane or @window')
       .action((task: string) => dispatch(async () => (await tasks()).runSimple(name, task, deps)));
   }
+
+  program
+    .command('rm')
+    .description('kill a task if running, close its window and forget it (its worktree stays unless --worktree)')
+    .argument('<task>', 'task id, %pane or @window')
+    .option('--worktree', 'also remove its git worktree: only when no other task uses it and nothing in it is uncommitted')
+    .option('--force', 'with --worktree: save uncommitted files under refs/fleetcom/wip/<branch>/<time> first, then remove')
+    .option('--delete-branch', "with --worktree: also delete the branch, only when its work is in its base branch")
+    .action((task: string, opts) => dispatch(async () => (await worktreeRm()).runRm(task, opts, deps)));
+
+  program
+    .command('diff')
+    .description("show a worktree task's change against the commit its branch was based on, untracked files included")
+    .argument('<task>', 'task id, %pane or @window')
+    .option('--stat', 'files and lines changed instead of the patch')
+    .action((task: string, opts) => dispatch(async () => (await worktrees()).runDiff(task, opts, deps)));
+
+  program
+    .command('worktrees')
+    .description('list the git worktrees fleetcom made, with their task, branch and state')
+    .option('--json', 'print one JSON document')
+    .option('--prune', 'remove those no task uses, clean and whose branch is merged (any doubt keeps one)')
+    .action((opts) => dispatch(async () => (await worktrees()).runWorktrees(opts, deps)));
+
+  program
+    .command('trust')
+    .description("trust the repository's .fleetcom/worktree-setup as it is now: new worktrees of it run it")
+    .argument('<repo>', 'a checkout of the repository (its script is the one trusted)')
+    .action((repo: string) => dispatch(async () => (await worktrees()).runTrust(repo, deps)));
 
   program
     .command('rename')

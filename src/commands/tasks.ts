@@ -7,11 +7,19 @@ import { callerEnv } from '../deps.js';
 import { ask } from './ask.js';
 import { formatTaskTable } from './ls-table.js';
 
-export async function runRun(words: string[], opts: { cwd?: string; name?: string; group?: string }, deps: Deps): Promise<number> {
+export async function runRun(words: string[], opts: { cwd?: string; name?: string; group?: string; worktree?: string; base?: string }, deps: Deps): Promise<number> {
   if (words.length === 0) throw new UsageError("run needs a command after '--'");
-  const cwd = resolve(deps.cwd, opts.cwd ?? '.');
+  if (opts.base !== undefined && opts.worktree === undefined) throw new UsageError('--base goes with --worktree');
+  let cwd = resolve(deps.cwd, opts.cwd ?? '.');
+  let worktree = {};
+  if (opts.worktree !== undefined) {
+    await ask(deps, { op: 'status' }); // no fleet: say so before a worktree is made for nothing
+    const record = await (await import('./worktree-run.js')).worktreeForRun(opts.worktree, opts.base ?? null, cwd, deps);
+    cwd = record.path;
+    worktree = { worktree: record };
+  }
   const result = await ask(deps, {
-    op: 'run', command: joinCommandWords(words), cwd, env: callerEnv(deps), name: opts.name ?? null, group: opts.group ?? null,
+    op: 'run', command: joinCommandWords(words), cwd, env: callerEnv(deps), name: opts.name ?? null, group: opts.group ?? null, ...worktree,
   });
   deps.stdout.write(`${result.id}\n`);
   return 0;

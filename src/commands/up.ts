@@ -1,5 +1,6 @@
 // `fleetcom up`: inside tmux the supervisor runs in this pane; outside, a tmux session is
 // made whose first window runs `fleetcom up`, then attached (or named, with --detach).
+import { warningLines } from '../warnings.js';
 import type { RecipeTask } from '../control/protocol.js';
 import { callSupervisor } from '../control/client.js';
 import { callerEnv, type Deps } from '../deps.js';
@@ -57,7 +58,9 @@ export async function runUp(session: string | undefined, opts: UpOptions, deps: 
     const read = session ? await readSessionArg(session, deps) : null;
     const left = read === null ? null : hostsLeftMessage(read);
     if (left !== null) deps.stderr.write(`${left}\n`);
-    const load: RecipeTask[] = read?.tasks ?? [];
+    const worktrees = read === null ? null : await (await import('./worktree-run.js')).withWorktrees(read.tasks, deps);
+    for (const line of warningLines(worktrees?.refused ?? [], { label: 'not loaded: ', more: 'fleetcom doctor lists every one' })) deps.stderr.write(`${line}\n`);
+    const load: RecipeTask[] = worktrees?.ready ?? [];
     // The dashboard needs a terminal; without one (or --headless) log lines go to stderr.
     const grouping = settings.groupBy === 'dir' ? 'directory' : settings.groupBy;
     const idleMs = settings.idleSeconds * 1000;

@@ -4,7 +4,7 @@
 import * as z from 'zod';
 import { hostProblem } from '../remote/host-name.js';
 import { HARNESS_NAMES, type HarnessName } from '../harness/names.js';
-import { GROUP_BY, TMUX_KEY, type GroupBy } from './values.js';
+import { DEFAULT_WORKTREE_DIR, GROUP_BY, TMUX_KEY, type GroupBy } from './values.js';
 
 export const configKeys = {
   rerunKey: {
@@ -74,6 +74,21 @@ export const configKeys = {
     default: {} as Partial<Record<HarnessName, string[]>>,
     about: 'more agent homes `history` and `resume` read, besides the default ones and those of tasks and recipes',
   },
+  worktreeDir: {
+    schema: z.string({ error: 'expected a string' }).trim().min(1, { error: 'expected a path template' }).refine((t) => t.includes('{branch}'), { error: 'expected a template containing {branch}' }),
+    default: DEFAULT_WORKTREE_DIR as string,
+    about: 'where run --worktree puts a branch\'s worktree: a path template of {repo}, {repo-root} and {branch} (relative: from the repository root)',
+  },
+  worktreeSetup: {
+    schema: z.string({ error: 'expected a string' }).trim().min(1, { error: 'expected a command' }).nullable(),
+    default: null as string | null,
+    about: 'run by /bin/sh in each new worktree before its task starts (FLEETCOM_REPO_ROOT, FLEETCOM_WORKTREE_PATH, FLEETCOM_BRANCH, FLEETCOM_BASE); a failure stops the task',
+  },
+  worktreeSetupSeconds: {
+    schema: z.number({ error: 'expected a number' }).int({ error: 'expected a whole number of seconds' }).min(1, { error: 'expected at least 1' }).max(3_600, { error: 'expected at most 3600' }),
+    default: 600 as number,
+    about: "seconds a worktree's setup (worktreeSetup, .fleetcom/worktree-setup, submodules) may take before it is stopped",
+  },
 } as const;
 
 function words(error: string) {
@@ -94,6 +109,9 @@ export interface Settings {
   remoteCommand: string[];
   hostTimeoutSeconds: number;
   homes: Partial<Record<HarnessName, string[]>>;
+  worktreeDir: string;
+  worktreeSetup: string | null;
+  worktreeSetupSeconds: number;
 }
 
 /** The file's shape: every key optional, no other key allowed (a typo must not pass silently). */
@@ -108,5 +126,8 @@ export const configFileSchema = z.strictObject({
   remoteCommand: configKeys.remoteCommand.schema.optional(),
   hostTimeoutSeconds: configKeys.hostTimeoutSeconds.schema.optional(),
   homes: configKeys.homes.schema.optional(),
+  worktreeDir: configKeys.worktreeDir.schema.optional(),
+  worktreeSetup: configKeys.worktreeSetup.schema.optional(),
+  worktreeSetupSeconds: configKeys.worktreeSetupSeconds.schema.optional(),
 });
 export type ConfigFile = z.infer<typeof configFileSchema>;

@@ -6,3 +6,6 @@ export const TMUX_KEY = /^[^\s'"]{1,16}$/;
 
 export const GROUP_BY = ['state', 'dir', 'group'] as const;
 export type GroupBy = (typeof GROUP_BY)[number];
+
+/** The default of `worktreeDir`: beside the repository, out of its tree (docs/worktrees.md says why). */
+export const DEFAULT_WORKTREE_DIR = '{repo-root}/../{repo}.worktrees/{branch}';

@@ -3,6 +3,7 @@
 // so an old supervisor can always be stopped.
 import * as z from 'zod';
 import { AGENT_HOME_VARS } from '../harness/names.js';
+import { worktreeRecordProblem, type WorktreeRecord } from '../worktree-record.js';
 import { PROTOCOL_VERSION, type Reply } from './reply.js';
 import type { ReplyOf } from './replies.js';
 
@@ -18,12 +19,14 @@ const paneRef = z.string().regex(/^(%\d+|@\d+)$/, 'expected %pane or @window');
 
 /** A task's agent homes (absolute paths): only these variables, so a recipe cannot set others. */
 const agentHomes = z.partialRecord(z.enum(AGENT_HOME_VARS), z.string().startsWith('/'));
-export const recipeTaskSchema = z.object({ cwd: z.string(), cmd: z.string(), name: label, group: label, env: agentHomes.optional() });
+/** The git worktree a task runs in (its cwd is the worktree's path). */
+const worktree = z.custom<WorktreeRecord>((v) => worktreeRecordProblem(v) === null, 'expected a worktree record {repo, path, branch, base, baseRef}');
+export const recipeTaskSchema = z.object({ cwd: z.string(), cmd: z.string(), name: label, group: label, env: agentHomes.optional(), worktree: worktree.optional() });
 export type RecipeTask = z.infer<typeof recipeTaskSchema>;
 
 export const requestSchema = z.discriminatedUnion('op', [
   z.object({ op: z.literal('status') }),
-  z.object({ op: z.literal('run'), command: z.string().min(1), cwd: z.string(), env, name: label, group: label }),
+  z.object({ op: z.literal('run'), command: z.string().min(1), cwd: z.string(), env, name: label, group: label, worktree: worktree.optional() }),
   z.object({ op: z.literal('ls') }),
   z.object({ op: z.literal('rerun'), task: taskRef }),
   z.object({ op: z.literal('kill'), task: taskRef }),

@@ -4,11 +4,22 @@
 import type { Attention } from '../harness/attention.js';
 import { AGENT_HOME_VARS as HOME_VARS, HARNESS_NAMES as NAMES, type AgentHomeVar, type HarnessName } from '../harness/names.js';
 import type { IdSource } from '../harness/types.js';
+import { worktreeRecordProblem, type WorktreeRecord } from '../worktree-record.js';
 import { bool, int, list, nothing, nullable, object, oneOf, optional, record, ShapeError, str, type Check, type Checked } from './shape.js';
 
 const HARNESS_NAMES = Object.fromEntries(NAMES.map((name) => [name, true])) as Record<HarnessName, true>;
 const ID_SOURCES: Record<Exclude<IdSource, 'correlation'>, true> = { 'exit-hint': true, capture: true, process: true, pinned: true };
 const ATTENTIONS: Record<Attention, true> = { working: true, waiting: true, permission: true };
+
+/** A worktree record as read back (worktree-record.ts's check). */
+const worktreeRecord: Check<WorktreeRecord> = (v, path = '') => {
+  const problem = worktreeRecordProblem(v);
+  if (problem !== null) throw new ShapeError(`${path}.${problem.key}: ${problem.message}`);
+  const r = v as WorktreeRecord;
+  return { repo: r.repo, path: r.path, branch: r.branch, base: r.base, baseRef: r.baseRef ?? null };
+};
+
+const worktreeStatus = object({ ahead: int, behind: int, added: int, deleted: int, dirty: int });
 
 /** The task record of `ls --json`: every key present, so scripts need not guess. */
 export const lsRecordCheck = object({
@@ -41,6 +52,11 @@ export const lsRecordCheck = object({
   /** From the agent's own signals (claude hooks, codex notifier); null for other commands. */
   attention: nullable(oneOf(ATTENTIONS)),
   attentionSince: nullable(str),
+  /**
+   * The git worktree it runs in, and its state against its base as last read in the
+   * background (null until read). Absent in the replies of supervisors from before it was added.
+   */
+  worktree: optional(nullable((v, path = '') => ({ ...worktreeRecord(v, path), status: nullable(worktreeStatus)((v as { status?: unknown }).status ?? null, `${path}.status`) }))),
 });
 export type LsRecord = Checked<typeof lsRecordCheck>;
 
@@ -86,7 +102,7 @@ export const agentPaneCheck = object({
 export type AgentPaneView = Checked<typeof agentPaneCheck>;
 
 /** A recipe entry as the supervisor hands it to `save`. */
-const recipeTaskCheck = object({ cwd: str, cmd: str, name: nullable(str), group: nullable(str), env: optional(agentHomes) });
+const recipeTaskCheck = object({ cwd: str, cmd: str, name: nullable(str), group: nullable(str), env: optional(agentHomes), worktree: optional(worktreeRecord) });
 const taskId = object({ id: int });
 
 const warningFields = object({ entry: str, reason: str, detail: optional(str) });

@@ -105,7 +105,9 @@ export interface Section {
  * Pure: a task, what the loop knows of its screen and its attention → its row. A task that
  * needs the user shows why (claude's own words when it sent some) instead of its last line.
  */
-export function rowOf(task: Task, now: number, line: string, attention: AttentionState, idleMs?: number): Row {
+export function rowOf(task: Task, now: number, line: string, attention: AttentionState, idleMs?: number, branch: string | null = null): Row {
+  // A worktree task's branch and its state (`⎇ feat-x ↑2 +10 −3 *`) open its line.
+  if (branch !== null) line = line === '' ? `⎇ ${branch}` : `⎇ ${branch} · ${line}`;
   const state = taskState(task, now, idleMs);
   const needsYou = state !== 'exited' && (attention.attention === 'waiting' || attention.attention === 'permission');
   return {

@@ -5,6 +5,7 @@
 // hosts) come from their own loop: each round asks every host at once under the hosts'
 // deadline, and every redraw shows the latest answers, so a slow or dropped host never holds
 // this machine's rows.
+import { statusLine } from '../worktree-record.js';
 import type { Output } from '../deps.js';
 import type { Task } from '../fleet/supervisor/task.js';
 import { capturePanes } from '../tmux/screens.js';
@@ -102,7 +103,8 @@ export function startDashboard(deps: DashboardDeps): Dashboard {
     const now = deps.now();
     const local = tasks().map((t) => {
       const known = lines.get(t.id);
-      return rowOf(t, now, known && known.run === t.run ? known.line : '', deps.fleet.attention(t), deps.idleMs);
+      const branch = t.worktree ? statusLine(t.worktree.branch, deps.fleet.worktreeStatus?.(t.worktree.path) ?? null) : null;
+      return rowOf(t, now, known && known.run === t.run ? known.line : '', deps.fleet.attention(t), deps.idleMs, branch);
     });
     return feed === null ? local : [...local, ...hostRows(feed.hosts, answers, now, hostIds)];
   };

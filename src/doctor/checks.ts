@@ -5,7 +5,7 @@ import path from 'node:path';
 import { conversationOf, detect, harnessFor, resolveHome, resumeCommand, splitWords, storedConversation, type Detection, type HarnessName } from '../harness/index.js';
 import { conversationLiveness, fleetHolderOf, holderText, type FleetHolder, type LivenessOptions } from '../ownership/index.js';
 
-export type CheckName = 'directory' | 'program' | 'conversation' | 'ownership' | 'settings';
+export type CheckName = 'directory' | 'program' | 'conversation' | 'ownership' | 'settings' | 'worktree';
 
 /** One check: passed (true), failed (false) or could not tell (null). */
 export interface Check {
@@ -14,6 +14,8 @@ export interface Check {
   detail: string;
   /** What was read to decide (the ownership check names its source). */
   source?: string;
+  /** Passed, but said in WHY all the same (a worktree that a load makes again). */
+  note?: true;
 }
 
 export type Verdict = 'ok' | 'unsure' | 'fail';
@@ -42,6 +44,11 @@ export interface EntryToCheck {
   env: Record<string, string>;
   /** The fleet task this entry is (doctor --fleet): its own process is not "elsewhere". */
   self?: { taskId: number; paneId: string };
+  /**
+   * A worktree entry's worktree as git has it now (worktrees/recreate.ts, asked by the caller):
+   * it stands in for the directory check, as a load makes a gone worktree again.
+   */
+  worktree?: { state: 'present' | 'missing' | 'refused'; branch: string; why?: string };
 }
 
 export interface DoctorContext {
@@ -77,7 +84,7 @@ function seenOf(context: DoctorContext): Seen {
 
 export function checkEntry(entry: EntryToCheck, context: DoctorContext): EntryReport {
   const seen = seenOf(context);
-  const checks: Check[] = [checkDirectory(entry, seen), checkProgram(entry, seen)];
+  const checks: Check[] = [entry.worktree ? checkWorktree(entry, entry.worktree) : checkDirectory(entry, seen), checkProgram(entry, seen)];
   const detection = detect(entry.command);
   if (detection.form !== 'opaque') {
     // The agent's own settings can lose what a recipe resumes (gemini's session cleanup).
@@ -126,6 +133,12 @@ function homeOrNull(harness: HarnessName, env: Record<string, string>): string |
   } catch {
     return null;
   }
+}
+
+function checkWorktree(entry: EntryToCheck, worktree: NonNullable<EntryToCheck['worktree']>): Check {
+  if (worktree.state === 'present') return { check: 'worktree', ok: true, detail: `the worktree of ${worktree.branch} at ${entry.cwd}` };
+  if (worktree.state === 'missing') return { check: 'worktree', ok: true, note: true, detail: `the worktree of ${worktree.branch} is gone: load makes it again at ${entry.cwd}` };
+  return { check: 'worktree', ok: false, detail: `worktree not restorable: ${worktree.why ?? 'unknown'}` };
 }
 
 function checkDirectory(entry: EntryToCheck, seen: Seen): Check {
@@ -202,11 +215,14 @@ const TODO: Record<CheckName, string> = {
   conversation: '',
   ownership: 'close it there first; load and recover skip it while it is open',
   settings: '',
+  worktree: 'restore the repository or branch, or clear the path, or remove the entry',
 };
 
 /** The verdict, with the agent's settings warnings added to whatever it says. */
 function summarize(checks: Check[], unresumable: boolean, context: DoctorContext): Pick<EntryReport, 'verdict' | 'why' | 'todo'> {
   const verdict = judge(checks, unresumable, context);
+  const notes = checks.filter((c) => c.note && c.ok === true);
+  if (notes.length > 0 && verdict.verdict !== 'fail') verdict.why = [verdict.why, ...notes.map((c) => c.detail)].join('; ');
   const warnings = checks.filter((c) => c.check === 'settings');
   if (warnings.length === 0) return verdict;
   const todo = 'change the setting the warning names';

@@ -3,6 +3,7 @@
 // that does not exist are skipped and returned as such; the caller says so where it reports.
 import { statSync } from 'node:fs';
 import type { Warning } from '../warnings.js';
+import type { WorktreeRecord } from '../worktree-record.js';
 import { expandHomes, type AgentHomes } from './agent-homes.js';
 import { expandDir } from './names.js';
 import type { HostDirs, Recipe } from './recipe.js';
@@ -15,6 +16,8 @@ export interface SessionTask {
   group: string | null;
   /** Agent homes (absolute) this task runs with, on top of the loader's environment. */
   env?: AgentHomes;
+  /** Its git worktree (path = cwd): a load makes it again when it is gone (worktrees/recreate.ts). */
+  worktree?: WorktreeRecord;
 }
 
 export interface SkippedDir {
@@ -43,13 +46,15 @@ export function sessionOf(recipe: Recipe, file: string, where: { home: string; c
   const skipped: SkippedDir[] = [];
   for (const [dir, entries] of recipe.dirs) {
     const cwd = expandDir(dir, where.home, where.cwd);
-    if (!isDirectory(cwd)) {
-      skipped.push({ dir, tasks: entries.length });
-      continue;
-    }
+    // A worktree entry's directory may be gone: the load makes it again (or says why not).
+    const present = isDirectory(cwd);
+    const gone = present ? 0 : entries.filter((entry) => entry.worktree === undefined).length;
+    if (gone > 0) skipped.push({ dir, tasks: gone });
     for (const entry of entries) {
+      if (!present && entry.worktree === undefined) continue;
       const env = entry.env ? { env: expandHomes(entry.env, where.home) } : {};
-      tasks.push({ cwd, cmd: entry.cmd, name: entry.name, group: entry.group, ...env });
+      const worktree = entry.worktree ? { worktree: { ...entry.worktree, repo: expandDir(entry.worktree.repo, where.home, where.cwd), path: cwd } } : {};
+      tasks.push({ cwd, cmd: entry.cmd, name: entry.name, group: entry.group, ...env, ...worktree });
     }
   }
   return { name: recipe.name, file, tasks, skipped, hosts: recipe.hosts ?? new Map() };

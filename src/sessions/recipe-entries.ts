@@ -2,6 +2,11 @@
 // of this machine (recipe.ts) and the recipes of other hosts in it (recipe-hosts.ts). Pure.
 import { agentHomesProblem, homesToWrite, type AgentHomes } from './agent-homes.js';
 import { RecipeError } from './errors.js';
+import { abbreviateDir } from './names.js';
+import { worktreeRecordProblem, type WorktreeRecord } from '../worktree-record.js';
+
+/** A worktree entry's worktree: its path is the entry's directory. `repo` as written (`~/src/api`) until expanded. */
+export type EntryWorktree = Omit<WorktreeRecord, 'path'>;
 
 /** Names and groups are cut to this many characters on load. */
 export const MAX_LABEL_CHARS = 64;
@@ -14,6 +19,8 @@ export interface RecipeEntry {
   name: string | null;
   /** Agent homes this task runs with, applied on top of the loader's environment. */
   env?: AgentHomes;
+  /** The git worktree the task runs in, made again at the entry's directory when it is gone. */
+  worktree?: EntryWorktree;
 }
 
 const CONTROL = /\p{Cc}/gu;
@@ -79,8 +86,14 @@ export function parseEntry(value: unknown, at: () => string, file: string): Reci
   const where = at();
   const fields: Array<[string, string | null]> = [['cmd', cmdProblem(value.cmd)], ['group', labelProblem(value.group)], ['name', labelProblem(value.name)]];
   for (const [key, problem] of fields) if (problem !== null) throw new RecipeError(file, formatIssuePath([key], where), problem);
-  const { cmd, group, name, env } = value as { cmd: string; group?: string | null; name?: string | null; env?: unknown };
+  const { cmd, group, name, env, worktree } = value as { cmd: string; group?: string | null; name?: string | null; env?: unknown; worktree?: unknown };
   const entry: RecipeEntry = { cmd, group: normalizeGroup(group), name: normalizeLabel(name) };
+  if (worktree !== undefined && worktree !== null) {
+    const problem = worktreeRecordProblem(worktree, false);
+    if (problem !== null) throw new RecipeError(file, formatIssuePath(problem.key === '' ? ['worktree'] : ['worktree', problem.key], where), problem.message);
+    const w = worktree as EntryWorktree;
+    entry.worktree = { repo: w.repo, branch: w.branch, base: w.base, baseRef: w.baseRef ?? null };
+  }
   if (env === undefined || env === null) return entry;
   const problem = agentHomesProblem(env);
   if (problem !== null) {
@@ -103,7 +116,7 @@ export function parseDirs(dirs: JsonObject, prefix: string, file: string): Map<s
   return out;
 }
 
-export type WrittenEntry = string | { cmd: string; group: string | null; name: string | null; env?: AgentHomes };
+export type WrittenEntry = string | { cmd: string; group: string | null; name: string | null; env?: AgentHomes; worktree?: EntryWorktree };
 
 /**
  * An entry as written: its command string unless it has a group, a name or an agent home, then
@@ -114,7 +127,9 @@ export function writeEntry(entry: RecipeEntry, home: string | null): WrittenEntr
   const group = normalizeGroup(entry.group);
   const name = normalizeLabel(entry.name);
   const env = home === null ? (entry.env !== undefined && Object.keys(entry.env).length > 0 ? entry.env : null) : homesToWrite(entry.env, home);
-  if (env !== null) return { cmd: entry.cmd, group, name, env };
+  const worktree = entry.worktree === undefined ? {} : { worktree: { ...entry.worktree, repo: home === null ? entry.worktree.repo : abbreviateDir(entry.worktree.repo, home) } };
+  if (env !== null) return { cmd: entry.cmd, group, name, env, ...worktree };
+  if (entry.worktree !== undefined) return { cmd: entry.cmd, group, name, ...worktree };
   return group === null && name === null ? entry.cmd : { cmd: entry.cmd, group, name };
 }
 

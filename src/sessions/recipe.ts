@@ -7,6 +7,8 @@
 // Legacy:    {"<dir>": [<entry>, …]}
 // Entry:     "<command>" | {"cmd": "<command>", "group": string|null, "name": string|null,
 //             "env"?: {"CLAUDE_CONFIG_DIR" | "CODEX_HOME" | "GROK_HOME": "<dir>"}}
+//             (+ "worktree": {"repo": "~/src/api", "branch", "base": "<commit>", "baseRef"}: the entry runs in
+//             that git worktree, whose path is the entry's directory)
 import path from 'node:path';
 import { RecipeError } from './errors.js';
 import { lineColumn, locateJsonError } from './json-location.js';

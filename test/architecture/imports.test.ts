@@ -15,9 +15,9 @@ const LAYERS: readonly (readonly string[])[] = [
   ['commands'],
   ['dashboard'],
   ['fleet', 'doctor', 'config', 'completion', 'history'],
-  ['control', 'capture', 'sessions', 'ownership', 'remote'],
+  ['control', 'capture', 'sessions', 'ownership', 'remote', 'worktrees'],
   ['harness', 'tmux'],
-  ['deps.ts', 'errors.ts', 'report.ts', 'paths.ts', 'fs-safety.ts', 'format-age.ts', 'warnings.ts', 'compile-cache.ts'],
+  ['deps.ts', 'errors.ts', 'report.ts', 'paths.ts', 'fs-safety.ts', 'format-age.ts', 'warnings.ts', 'compile-cache.ts', 'worktree-record.ts'],
 ];
 
 function sourceFiles(dir: string): string[] {

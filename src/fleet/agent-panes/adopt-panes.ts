@@ -92,6 +92,9 @@ async function adoptOne(fleet: FleetState, agent: PaneAgent, now: number): Promi
     // A rerun starts the agent as this process was started: its own environment, not the adopter's.
     env: { ...process.env }, lastOutputAt: now, captured: null,
   };
+  // An agent started by hand in a worktree fleetcom made gets that worktree's record (saved with it, made again on load).
+  const worktree = deps.worktreeAt?.(process.cwd) ?? null;
+  if (worktree !== null) task.worktree = worktree;
   const breakOut = place.windowPanes > 1 ? { from: place.windowId } : null;
   const made = await deps.tmux.takeOverPane(marks.takeOver(task, breakOut, now));
   task.windowId = made.windowId;

@@ -9,7 +9,7 @@ export function fleetRecipe(name: string, tasks: readonly RecipeTask[]): Recipe 
   const dirs = new Map<string, RecipeEntry[]>();
   for (const task of tasks) {
     const entries = dirs.get(task.cwd) ?? [];
-    entries.push({ cmd: task.cmd, group: task.group, name: task.name, ...(task.env ? { env: task.env } : {}) });
+    entries.push({ cmd: task.cmd, group: task.group, name: task.name, ...(task.env ? { env: task.env } : {}), ...(task.worktree ? { worktree: { repo: task.worktree.repo, branch: task.worktree.branch, base: task.worktree.base, baseRef: task.worktree.baseRef } } : {}) });
     dirs.set(task.cwd, entries);
   }
   return { name, dirs };

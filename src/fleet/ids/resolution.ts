@@ -38,7 +38,7 @@ export function recipeOf(fleet: readonly Task[], now: number): RecipeTask[] {
   return tasks.map((task) => {
     const viaStore = correlated.get(task.id);
     const id = current.get(task.id)?.id ?? (viaStore && !shared(viaStore) ? viaStore : null);
-    return { cwd: task.cwd, cmd: rewriteCommand(task.command, id), name: task.name, group: task.group, ...homesOf(task) };
+    return { cwd: task.cwd, cmd: rewriteCommand(task.command, id), name: task.name, group: task.group, ...homesOf(task), ...(task.worktree ? { worktree: task.worktree } : {}) };
   });
 }
 

@@ -1,5 +1,6 @@
 // What the fleet loop offers a user interface and needs back from it. `up` passes the
 // dashboard in (or none, headless), so the fleet layer never imports the dashboard.
+import type { WorktreeStatus } from '../../worktree-record.js';
 import type { ReplyTo, Request } from '../../control/protocol.js';
 import type { AttentionState } from '../../harness/index.js';
 import type { TmuxRun } from '../../tmux/runner.js';
@@ -10,7 +11,11 @@ export interface FleetUiContext {
   /** The fleet's tmux session id and the supervisor's own pane. */
   sessionId: string;
   pane: string;
-  fleet: { tasks: () => Iterable<Task>; attention: (task: Task) => AttentionState; handle: <R extends Request>(request: R) => Promise<ReplyTo<R>> };
+  fleet: {
+    tasks: () => Iterable<Task>; attention: (task: Task) => AttentionState; handle: <R extends Request>(request: R) => Promise<ReplyTo<R>>;
+    /** A worktree's state as last read in the background (never a git call on a redraw). */
+    worktreeStatus?: (path: string) => WorktreeStatus | null;
+  };
   /** The `down` path; resolves when the fleet is gone. */
   quit: () => Promise<void>;
   /** The supervisor's environment, cwd (the fleet's directory) and HOME. */

@@ -1,5 +1,7 @@
 // `fleetcom up` inside tmux: the supervisor's life from lock to teardown, composed of named
 // parts. Decisions live in Supervisor and the pure modules; this file only orders them.
+import { madeWorktreeAt } from '../../worktrees/registry.js';
+import { WORKTREE_REFRESH_MS } from '../supervisor/worktree-statuses.js';
 import { randomUUID } from 'node:crypto';
 import { capturePath } from '../../capture/capture-names.js';
 import { installNamespace, removeNamespace } from '../../capture/namespace.js';
@@ -8,7 +10,7 @@ import { callerEnv, type Deps } from '../../deps.js';
 import { describeFsError, FleetError } from '../../errors.js';
 import { warningLines } from '../../warnings.js';
 import { ensureSafeDir, isSafeDir, removeFile } from '../../fs-safety.js';
-import { captureRoot, fleetRuntime, sessionDir, userHome, type RuntimeFiles } from '../../paths.js';
+import { captureRoot, fleetRuntime, sessionDir, userHome, worktreeRegistryFile, type RuntimeFiles } from '../../paths.js';
 import { TmuxRunner, type TmuxRun } from '../../tmux/runner.js';
 import { displayMessage } from '../../tmux/sessions.js';
 import { adoptLeftTasks } from '../adoption/adoption.js';
@@ -115,6 +117,7 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
     newId: randomUUID,
     log,
     idleMs: opts.idleMs,
+    worktreeAt: (path) => madeWorktreeAt(worktreeRegistryFile(env), path),
     onChange: () => onChange(),
     onAttention: (change) => {
       notify(change);
@@ -232,6 +235,12 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
 
   wakeups = startWakeups(tmux, files.socket, supervisor, log);
   guard = startGuard();
+  // The worktree tasks' branch state, for ls and the dashboard (supervisor/worktree-statuses.ts).
+  const worktreeTimer = setInterval(() => {
+    void supervisor.refreshWorktrees().then((changed) => changed && ui?.changed(), () => {});
+  }, WORKTREE_REFRESH_MS);
+  worktreeTimer.unref();
+  void stopped.then(() => clearInterval(worktreeTimer));
   const onSignal = (signal: NodeJS.Signals) => {
     log(`${signal}: leaving every task running (a new 'fleetcom up' adopts them)`);
     stop({ down: false, code: signal === 'SIGINT' ? 130 : 0 });
@@ -240,7 +249,7 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
 
   ui = opts.ui?.({
     tmux, sessionId, pane,
-    fleet: { tasks: () => supervisor.taskList(), attention: (task) => supervisor.attentionOf(task), handle },
+    fleet: { tasks: () => supervisor.taskList(), attention: (task) => supervisor.attentionOf(task), handle, worktreeStatus: (path) => supervisor.worktreeStatus(path) },
     quit: down, env, cwd: deps.cwd, home, sessionDir: sessionDir(env), scratchDir: files.dir, now: deps.now, log,
   }) ?? null;
 

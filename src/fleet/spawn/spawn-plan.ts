@@ -4,6 +4,7 @@
 import { planLaunch, type Launch, type LaunchInputs } from './launch.js';
 import type { Task } from '../supervisor/task.js';
 import type { WindowSpec } from '../tmux/tmux-port.js';
+import type { WorktreeRecord } from '../../worktree-record.js';
 
 export interface Spec {
   command: string;
@@ -11,6 +12,7 @@ export interface Spec {
   env: Record<string, string>;
   name: string | null;
   group: string | null;
+  worktree?: WorktreeRecord | undefined;
 }
 
 export interface PlannedTask {
@@ -41,6 +43,7 @@ export function planSpawns(
         id, run: 0, cwd: spec.cwd, name: spec.name, group: spec.group, tagged: false,
         ...launchFields(launch), spawnedAt: now, windowId: '', paneId: '', exitHint: null, exitStatus: null,
         killed: false, endedAt: null, everHeld: [], env: spec.env, lastOutputAt: now, captured: null,
+        ...(spec.worktree ? { worktree: spec.worktree } : {}),
       };
       planned.push({ index, draft, window: at.window(draft, launch), pinned: launch.pinnedId, rebound: launch.rebound });
     } catch (error) {

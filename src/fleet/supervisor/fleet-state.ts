@@ -2,6 +2,7 @@
 // the windows' marks, and `changed()`, the one way a change is made known (state.json written,
 // window records set, listeners told). A Supervisor holds it privately and touches it only on
 // its queue, so a pane death cannot interleave with a rerun.
+import type { WorktreeRecord } from '../../worktree-record.js';
 import type { LsRecord } from '../../control/protocol.js';
 import type { FleetHolder } from '../../ownership/index.js';
 import type { Resolved } from '../../harness/index.js';
@@ -17,6 +18,7 @@ import type { Task } from './task.js';
 import type { FleetTmux } from '../tmux/tmux-port.js';
 import { lsRecord } from './views.js';
 import { WindowMarks } from '../spawn/window-marks.js';
+import { WorktreeStatuses } from './worktree-statuses.js';
 
 export interface SupervisorDeps {
   tmux: FleetTmux;
@@ -41,6 +43,8 @@ export interface SupervisorDeps {
   onAttention?: (change: AttentionChange) => void;
   /** The proc file system's root for the parked-job check (default /proc). */
   procRoot?: string;
+  /** The record of the worktree fleetcom made at this path, or null (an adopted agent's directory). */
+  worktreeAt?: (path: string) => WorktreeRecord | null;
 }
 
 export class FleetState {
@@ -48,6 +52,7 @@ export class FleetState {
   readonly namespaces: CaptureNamespaces;
   readonly attention: AttentionBoard;
   readonly marks: WindowMarks;
+  readonly worktrees = new WorktreeStatuses();
 
   constructor(readonly deps: SupervisorDeps) {
     this.namespaces = new CaptureNamespaces(deps.installNamespace, deps.log);
@@ -67,7 +72,8 @@ export class FleetState {
 
   /** The task as `ls --json` shows it. */
   view(task: Task, now = this.deps.now(), ids = this.currentIds(now)): LsRecord {
-    return lsRecord(task, now, ids.get(task.id) ?? null, this.attention.of(task), this.deps.idleMs, this.deps.tmuxSession.socket ?? null);
+    const worktree = task.worktree ? this.worktrees.get(task.worktree.path) : null;
+    return lsRecord(task, now, ids.get(task.id) ?? null, this.attention.of(task), this.deps.idleMs, this.deps.tmuxSession.socket ?? null, worktree);
   }
 
   state(): PersistedState {

@@ -2,6 +2,7 @@
 // interleave with a rerun. tmux owns the tasks' terminals; the supervisor only decides, asks
 // tmux through FleetTmux, and persists what it learned. What each request does is in
 // task-operations.ts, catching up with tmux in reconcile.ts, the shared state in fleet-state.ts.
+import type { WorktreeStatus } from '../../worktrees/status.js';
 import type { RecipeTask, ReplyOf, ReplyTo, Request } from '../../control/protocol.js';
 import { FleetError } from '../../errors.js';
 import type { AttentionState, RunEvidence } from '../../harness/index.js';
@@ -168,6 +169,16 @@ export class Supervisor {
 
   get size(): number {
     return this.fleet.tasks.size;
+  }
+
+  /** Reads the worktree tasks' git state again (off the queue: it only reads); true when a status changed. */
+  refreshWorktrees(): Promise<boolean> {
+    return this.fleet.worktrees.refresh(this.fleet.tasks.values().flatMap((task) => (task.worktree ? [task.worktree] : [])));
+  }
+
+  /** The worktree's state as last read (the dashboard's column). */
+  worktreeStatus(path: string): WorktreeStatus | null {
+    return this.fleet.worktrees.get(path);
   }
 
   /** The task's attention now (for views). */

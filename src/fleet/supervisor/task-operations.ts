@@ -62,7 +62,7 @@ export class TaskOperations implements RequestTarget {
     const ids: number[] = [];
     const errors: Warning[] = [];
     // An entry's agent homes go on top of the caller's environment (the protocol admits no other variables).
-    const specs = entries.map((entry) => ({ command: entry.cmd, cwd: entry.cwd, env: { ...env, ...entry.env }, name: entry.name, group: entry.group }));
+    const specs = entries.map((entry) => ({ command: entry.cmd, cwd: entry.cwd, env: { ...env, ...entry.env }, name: entry.name, group: entry.group, worktree: entry.worktree }));
     const { start, skipped } = unheldSpecs(specs, this.fleet.holders());
     const results = await this.spawnAll(start, await this.fleet.launchInputs());
     for (const [i, result] of results.entries()) {

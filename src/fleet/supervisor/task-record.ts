@@ -3,6 +3,7 @@
 // the code cannot drift apart. Only type imports of this file reach the client commands.
 import * as z from 'zod';
 import { HARNESS_NAMES } from '../../harness/names.js';
+import { worktreeRecordProblem, type WorktreeRecord } from '../../worktree-record.js';
 
 const nullableString = z.string().nullable();
 
@@ -52,6 +53,8 @@ export const taskSchema = z.object({
   followed: followedSchema.nullable().optional(),
   /** The conversation the followed process's own traces named when last read (claude's registry, codex's open rollout). */
   tracedId: nullableString.optional(),
+  /** The git worktree fleetcom made or shared for it (its cwd is the worktree's path). */
+  worktree: z.custom<WorktreeRecord>((v) => worktreeRecordProblem(v) === null).nullable().optional(),
 });
 
 /** What state.json keeps of a task, plus run bookkeeping. */
