@@ -80,6 +80,12 @@ export interface Harness {
   /** Ids named by a capture file's text, oldest first (before any file checks). */
   parseCapture(text: string): string[];
   /** Channel 2: the capture id after this agent's file checks (8.2/8.3), never a child's (9.5), or null. */
+  /**
+   * The capture file names the conversation the agent is in now (claude's SessionStart, also
+   * after `/clear`), not one it merely touched: when that conversation cannot be resumed yet,
+   * the pinned id is one the agent has left, never a fallback.
+   */
+  captureIsCurrent?: true;
   captureId(evidence: RunEvidence, now: number): string | null;
   /** Channel 1: the last valid exit hint in retained terminal text, or null. */
   scrapeExit(text: string): string | null;

@@ -1,4 +1,5 @@
 import { owningId } from './conversation-of.js';
+import { readTextFile } from './fs-read.js';
 import { harnessFor } from './registry.js';
 import type { Resolved, ResolveOptions, RunEvidence } from './types.js';
 
@@ -30,7 +31,7 @@ export function resolveId(evidence: RunEvidence, opts: ResolveOptions): Resolved
   if (usable(traced)) return { id: traced, source: 'process' };
 
   const pinned = owner(evidence.pinnedId);
-  if (usable(pinned)) return { id: pinned, source: 'pinned' };
+  if (usable(pinned) && !leftPinned(evidence, pinned)) return { id: pinned, source: 'pinned' };
 
   if (opts.correlate && evidence.pinnedId === null && evidence.handStarted !== true) {
     const excluded = new Set([...opts.heldByOthers, ...opts.everHeld]);
@@ -38,4 +39,18 @@ export function resolveId(evidence: RunEvidence, opts: ResolveOptions): Resolved
     if (harness.isId(correlated)) return { id: correlated, source: 'correlation' };
   }
   return null;
+}
+
+/**
+ * Whether the agent's own capture says it moved on from its pinned conversation (a claude
+ * `/clear` with nothing typed since): the newest conversation it names is another one, so the
+ * pin is older than where the agent is, and resuming it would go back in time.
+ */
+function leftPinned(evidence: RunEvidence, pinned: string): boolean {
+  const harness = harnessFor(evidence.harness);
+  if (harness.captureIsCurrent !== true || evidence.captureFile === null) return false;
+  const file = readTextFile(evidence.captureFile);
+  if (file.kind !== 'text') return false;
+  const newest = harness.parseCapture(file.text).at(-1);
+  return newest !== undefined && harness.isId(newest) && newest !== pinned;
 }

@@ -50,7 +50,9 @@ describe('id precedence for claude', () => {
 
   it.each([
     ['a hint without a transcript falls to the capture', [OTHER, P], { exitHint: ID, capture: OTHER }, { id: OTHER, source: 'capture' }],
-    ['a hint and a capture without transcripts fall to the pin', [P], { exitHint: ID, capture: OTHER }, { id: P, source: 'pinned' }],
+    ['a hint and a capture without transcripts never fall back to a pin the pane has left', [P], { exitHint: ID, capture: OTHER }, null],
+    ['a /clear with nothing typed since leaves the command bare, not back in the pin', [P, ID], { exitHint: null, capture: OTHER }, null],
+    ['a capture of the pin itself names the pin', [P], { exitHint: ID, capture: P }, { id: P, source: 'capture' }],
     ['an empty conversation (bookkeeping only) is skipped', [P], { exitHint: ID, capture: null, empty: ID }, { id: P, source: 'pinned' }],
     ['a pin that never talked leaves the command bare', [], { exitHint: null, capture: null, empty: P }, null],
     ['an invalid hint is skipped', [OTHER], { exitHint: ID.toUpperCase(), capture: OTHER }, { id: OTHER, source: 'capture' }],

@@ -97,6 +97,7 @@ export const claude: Harness = {
   instrument,
   parseCapture,
   captureId,
+  captureIsCurrent: true,
   // Newer claude echoes its launch flags in the hint: `claude --model opus --resume <id>`.
   scrapeExit: (text) => lastHint(text, { prefixes: ['claude --resume '], echoedFlags: { program: 'claude', selector: ' --resume ' } }),
   correlate,
