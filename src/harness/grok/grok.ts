@@ -1,8 +1,8 @@
 import * as path from 'node:path';
 import type { CorrelationContext, Harness } from '../harness.js';
-import { freshId, isValidId } from '../ids.js';
+import { isValidId } from '../ids.js';
+import { pinnedLaunch } from '../pin.js';
 import { homeFromVariable } from '../home-rules.js';
-import { quoteShell } from '../quote.js';
 import { lastHint } from '../scrape.js';
 import { listDir, statOrNull } from '../fs-read.js';
 import { entryTimeMs, inWindow, soleCandidate, WINDOW_MS } from '../store-window.js';
@@ -18,9 +18,7 @@ export function grokEncodeCwd(cwd: string): string {
 }
 
 function instrument(detection: AgentDetection, input: InstrumentInput): InstrumentPlan {
-  if (detection.form === 'resume') return { suffix: '', env: {}, pinnedId: detection.targetId, captures: false };
-  const pinnedId = freshId(input.newId);
-  return { suffix: ` --session-id ${quoteShell(pinnedId)}`, env: {}, pinnedId, captures: false };
+  return pinnedLaunch(detection, input);
 }
 
 /** Session directories born within ±30 s of the spawn (the seed's window, kept by 8.5). */
