@@ -310,6 +310,12 @@ function geminiContent(model: string, method: string, body: unknown, res: Server
 
 // ---- OpenAI chat completions ----------------------------------------------------------------
 
+/** Whether a chat completions request holds `text` in a user message (opencode, pi, copilot). */
+export function chatRequestHas(body: unknown, text: string): boolean {
+  const messages = (body as { messages?: Array<{ role?: string; content?: unknown }> } | null)?.messages ?? [];
+  return messages.some((m) => m.role === 'user' && JSON.stringify(m.content ?? '').includes(text));
+}
+
 /** opencode asks for a title (its system prompt says so) and then the turn, both streamed. */
 function chatCompletion(body: unknown, res: ServerResponse, nextReply: (input: string) => string): void {
   const b = asRecord(body);

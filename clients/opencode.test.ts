@@ -8,18 +8,13 @@ import { proven } from './helpers/proven.js';
 import { recordExit } from './helpers/record.js';
 import { roundTrip } from './helpers/round-trip.js';
 import { useClientWorld } from './helpers/world.js';
-import { startMockApi, type MockApi } from './mock-api.js';
+import { chatRequestHas, startMockApi, type MockApi } from './mock-api.js';
 
 let api: MockApi;
 beforeAll(async () => {
   api = await startMockApi();
 });
 afterAll(() => api?.close());
-
-function chatRequestHas(body: unknown, text: string): boolean {
-  const messages = (body as { messages?: Array<{ role?: string; content?: unknown }> } | null)?.messages ?? [];
-  return messages.some((m) => m.role === 'user' && JSON.stringify(m.content ?? '').includes(text));
-}
 
 describe.each(clientsOf('opencode'))('$agent $version under fleetcom', (client) => {
   it("captures the session through fleetcom's plugin, scrapes the Continue hint, saves it, and load resumes it after the tmux server died", async () => {

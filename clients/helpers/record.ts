@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 export const recording = process.env.FLEETCOM_RECORD === '1';
 
 export interface Recorded {
-  agent: 'claude' | 'codex' | 'gemini' | 'opencode';
+  agent: 'claude' | 'codex' | 'gemini' | 'opencode' | 'pi' | 'copilot';
   version: string;
   /** Empty for the plain `<version>-exit.txt`. */
   variant: string;

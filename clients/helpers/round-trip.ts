@@ -23,6 +23,8 @@ export interface RoundTrip {
   exit(w: ClientWorld, task: LsRecord): Promise<void>;
   /** Whether a recorded request carries `text` as an earlier turn. */
   requestHas(body: unknown, text: string): boolean;
+  /** Checks made while the first run waits after its turn (its capture, its attention). */
+  afterFirstTurn?(w: ClientWorld, task: LsRecord): Promise<void>;
 }
 
 async function turn(w: ClientWorld, task: LsRecord, how: RoundTrip, message: string): Promise<void> {
@@ -42,6 +44,7 @@ export async function roundTrip(w: ClientWorld, agent: string, how: RoundTrip) {
   expect(r.exitCode, r.stderr).toBe(0);
   const task = await w.fleet.task(r.stdout.trim());
   await turn(w, task, how, 'remember the word lighthouse');
+  await how.afterFirstTurn?.(w, task);
   await how.exit(w, task);
   const exited = await waitExited(w.sb, w.fleet, task);
   const text = await paneText(w.sb, task.paneId);
