@@ -1,5 +1,5 @@
-// The whole promise for every agent at once: a fleet of claude, codex, grok, gemini and
-// opencode is saved, its tmux server killed, and `load` brings each back into its own
+// The whole promise for every agent at once: a fleet of claude, codex, grok, gemini,
+// opencode, pi and copilot is saved, its tmux server killed, and `load` brings each back into its own
 // conversation, which then goes on (the fakes refuse an id they do not have).
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -9,16 +9,22 @@ import { processAlive, useSandbox } from '../helpers/sandbox.js';
 import { readFile } from 'node:fs/promises';
 import { waitFor } from '../helpers/wait-for.js';
 import type { LsRecord } from '../../src/control/protocol.js';
-import { readDoc, sessionsDir, spawnIn, startsAfter, talk, tilde, type Agent } from './kit.js';
+import { readDoc, sessionsDir, spawnIn, startsAfter, talk, tilde, trustCopilotFolder, type Agent } from './kit.js';
 
-const AGENTS: Agent[] = ['claude', 'codex', 'grok', 'gemini', 'opencode'];
-const RESUME = { claude: '--resume', codex: 'resume', grok: '--resume', gemini: '--resume', opencode: '-s' } as const;
+const AGENTS: Agent[] = ['claude', 'codex', 'grok', 'gemini', 'opencode',
+  'pi', 'copilot'];
+const RESUME = {
+  claude: '--resume', codex: 'resume', grok: '--resume', gemini: '--resume', opencode: '-s',
+  pi: '--session', copilot: '--resume',
+} as const;
 
 describe('a fleet of every agent', () => {
   it('is saved, its tmux server killed, and load brings every agent back into its own conversation', async () => {
     const sb = await useSandbox();
     const fleet = await startFleet(sb);
     const dirs = await Promise.all(AGENTS.map((agent) => sb.mkdir('home', 'w', agent)));
+    // copilot asks whether to trust a folder until the user said "remember" (fleetcom never answers).
+    await trustCopilotFolder(sb, dirs[AGENTS.indexOf('copilot')]!);
     const tasks: LsRecord[] = [];
     for (const [i, agent] of AGENTS.entries()) tasks.push(await spawnIn(fleet, dirs[i]!, agent));
     for (const [i, agent] of AGENTS.entries()) await talk(sb, tasks[i]!, agent, `${agent} remembers this`);
@@ -27,7 +33,7 @@ describe('a fleet of every agent', () => {
       const listed = await Promise.all(tasks.map((t) => fleet.task(t.id)));
       return listed.every((t) => t.conversationId !== null) && listed.map((t) => t.conversationId!);
     }, { what: 'a conversation id for every agent' });
-    expect(new Set(ids).size).toBe(5);
+    expect(new Set(ids).size).toBe(AGENTS.length);
     // opencode's plugin also says it finished its turn: it waits for the user.
     await fleet.waitTask(tasks[4]!.id, (t) => t.attention === 'waiting', 'opencode waiting after its turn');
     expect(ids[4]).toMatch(/^ses_[0-9a-f]{12}[0-9A-Za-z]{14}$/);
@@ -44,7 +50,7 @@ describe('a fleet of every agent', () => {
     const before = (await sb.agentStarts()).length;
     const loaded = await fresh.cli('load', 'five');
     expect(loaded.exitCode, loaded.stderr).toBe(0);
-    const starts = await startsAfter(sb, before, 5);
+    const starts = await startsAfter(sb, before, AGENTS.length);
     expect(starts.map((s) => [s.agent, s.cwd, s.argv.slice(0, 2)]).sort()).toEqual(
       AGENTS.map((agent, i) => [agent, dirs[i], [RESUME[agent], ids[i]]]).sort(),
     );
