@@ -6,13 +6,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copilotSessionHasUser } from '../src/harness/index.js';
 import { clientsOf } from './helpers/clients.js';
-import { pressKeys } from './helpers/drive.js';
+import { pressKeys, submit, waitExited, waitForText } from './helpers/drive.js';
 import { waitTask } from './helpers/poll.js';
 import { proven } from './helpers/proven.js';
 import { recordExit } from './helpers/record.js';
 import { roundTrip } from './helpers/round-trip.js';
 import { useClientWorld } from './helpers/world.js';
-import { chatRequestHas, startMockApi, type MockApi } from './mock-api.js';
+import { chatRequestHas, DELEGATE_MARK, startMockApi, TOOL_CALL_MARK, type MockApi } from './mock-api.js';
 
 let api: MockApi;
 beforeAll(async () => {
@@ -55,5 +55,32 @@ describe.each(clientsOf('copilot'))('$agent $version under fleetcom', (client) =
     proven(client, 'resume', 'save, tmux server killed, load: `copilot --resume <id>` continues the conversation (the earlier turn is in the next request)');
     await recordExit({ agent: 'copilot', version: client.version, variant: '', expectedId: id, how: "bare `copilot` in a fleet (pinned with --session-id, fleetcom's plugin directory), one message answered by the mock API, then Ctrl-D" }, text, w.sb.dir);
     console.log(`copilot round trip: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  });
+
+  it("reports its permission prompt, and never takes a subagent's hooks for the task's", async () => {
+    const started = Date.now();
+    const w = await useClientWorld(client, api);
+    const r = await w.fleet.cli('run', '--cwd', w.project, '--', 'copilot');
+    expect(r.exitCode, r.stderr).toBe(0);
+    const task = await w.fleet.task(r.stdout.trim());
+    await waitForText(w.sb, task.paneId, '? help', 120_000);
+    // The mock answers with a call of copilot's bash tool: copilot asks before running it.
+    await submit(w.sb, task.paneId, `please ${TOOL_CALL_MARK} now`);
+    await waitForText(w.sb, task.paneId, 'Do you want to run this command?', 60_000);
+    await waitTask(w.fleet, task.id, (t) => t.attention === 'permission', 'permission from the Notification hook');
+    await pressKeys(w.sb, task.paneId, 'Enter');
+    const done = await waitTask(w.fleet, task.id, (t) => t.attention === 'waiting' && t.idSource === 'capture', 'waiting after the tool ran');
+    const id = done.conversationId!;
+    proven(client, 'attention', 'plugin hooks: UserPromptSubmit → working, Stop → waiting, Notification `permission_prompt` (its session named `sessionId`) → permission');
+    // The mock answers with a call of copilot's task tool: a subagent runs inside the session,
+    // its UserPromptSubmit and Stop naming its own agent_id (and parent_agent_id).
+    await submit(w.sb, task.paneId, `please ${DELEGATE_MARK} this`);
+    await waitForText(w.sb, task.paneId, 'fleetcom mock subtask', 60_000);
+    const after = await waitTask(w.fleet, task.id, (t) => t.attention === 'waiting' && t.attentionSince !== done.attentionSince, 'waiting after the delegated turn');
+    expect(after).toMatchObject({ conversationId: id, idSource: 'capture' });
+    proven(client, 'subagent', "a `task` tool subagent fires no SessionStart and has no session directory; its hooks (its agent_id as session_id, with parent_agent_id) are skipped");
+    await pressKeys(w.sb, task.paneId, 'C-d');
+    expect(await waitExited(w.sb, w.fleet, task)).toMatchObject({ conversationId: id, idSource: 'exit-hint' });
+    console.log(`copilot permission and subagent: ${((Date.now() - started) / 1000).toFixed(1)} s`);
   });
 });

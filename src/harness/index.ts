@@ -26,7 +26,7 @@ export { isOpencodeId, opencodeHome, opencodeSignal } from './opencode/opencode.
 export { OPENCODE_PLUGIN, OPENCODE_PLUGIN_FILE, OPENCODE_RESTART_BYTES } from './opencode/plugin.js';
 export { CAPTURE_RESTART_BYTES, EVENTS_HOOK } from './events-hook.js';
 export { piProjectDir, piSessionFiles, piSessionHasUser, piSignal } from './pi/pi.js';
-export { copilotSessionDir, copilotSessionHasUser } from './copilot/copilot.js';
+export { copilotSessionDir, copilotSessionHasUser, copilotSignal } from './copilot/copilot.js';
 export { readSqliteTable, type SqlValue, type TableRead } from './sqlite-read.js';
 export { plainText } from './scrape.js';
 export { entryTimeMs, utcDateFolders, WINDOW_MS } from './store-window.js';

@@ -3,6 +3,7 @@ import { readFileSync, utimesSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
+  copilotSignal,
   detect,
   harnessFor,
   instrument,
@@ -161,5 +162,25 @@ describe('who holds a copilot session', () => {
     expect(copilot.probe.traces(proc([hold(ID), hold(OTHER)]), home).conversation).toMatchObject({ kind: 'none', why: expect.stringMatching(/2 sessions/) });
     expect(copilot.probe.traces(proc([`/elsewhere/session-state/${ID}/inuse.1.hold`]), home).conversation).toMatchObject({ kind: 'none' });
     expect(copilot.probe.traces({ ...proc([]), open: { unreadable: 'EACCES' } }, home).conversation).toMatchObject({ kind: 'none' });
+  });
+});
+
+describe("copilot's hook payloads (attention), as 1.0.102 sent them", () => {
+  const MAIN = '66666666-2222-4333-8444-555555555555';
+  const SUB = '1369a727-2bcf-4c18-b795-93991c0f3f7a';
+  it.each([
+    [{ hook_event_name: 'UserPromptSubmit', session_id: MAIN, cwd: CWD, prompt: 'x' }, 'working'],
+    [{ hook_event_name: 'Stop', session_id: MAIN, cwd: CWD, stop_reason: 'end_turn', stop_hook_active: false }, 'waiting'],
+    // Notification names the session `sessionId`.
+    [{ sessionId: MAIN, cwd: CWD, message: 'Run command: touch x', title: 'Permission needed', hook_event_name: 'Notification', notification_type: 'permission_prompt' }, 'permission'],
+  ])('%j → %s', (payload, attention) => {
+    expect(copilotSignal(payload)).toMatchObject({ kind: 'signal', signal: { sessionId: MAIN, attention } });
+  });
+
+  it("skips a subagent's hooks, which name its agent_id as the session", () => {
+    const sub = { hook_event_name: 'Stop', session_id: SUB, cwd: CWD, agent_id: SUB, agent_type: 'general-purpose', parent_agent_id: MAIN };
+    expect(copilotSignal(sub)).toMatchObject({ kind: 'ignored', why: expect.stringMatching(/subagent/) });
+    expect(copilotSignal({ hook_event_name: 'SubagentStop', session_id: MAIN, agent_id: SUB }).kind).toBe('ignored');
+    expect(copilotSignal('Stop').kind).toBe('ignored');
   });
 });

@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { claudeSignal } from '../attention.js';
+import { claudeSignal, type SignalResult } from '../attention.js';
 import { listDir, readTextFile, someLine, statOrNull } from '../fs-read.js';
 import type { Harness } from '../harness.js';
 import { homeFromVariable } from '../home-rules.js';
@@ -104,6 +104,21 @@ function warnings(home: string): string[] {
     : [];
 }
 
+/**
+ * One hook payload of the events file. copilot sends claude's payloads, with two differences
+ * (measured on 1.0.102): its `Notification` names the session `sessionId`, and a subagent's
+ * `UserPromptSubmit` and `Stop` carry the subagent's own `agent_id` as `session_id`, with
+ * `parent_agent_id`: never the task's conversation, so never its attention.
+ */
+export function copilotSignal(payload: unknown): SignalResult {
+  if (!isJsonObject(payload)) return claudeSignal(payload);
+  if (payload.agent_id !== undefined || payload.parent_agent_id !== undefined) {
+    return { kind: 'ignored', why: `${String(payload.hook_event_name)} of a subagent (agent_id ${JSON.stringify(payload.agent_id ?? null)})` };
+  }
+  if (payload.session_id === undefined && typeof payload.sessionId === 'string') return claudeSignal({ ...payload, session_id: payload.sessionId });
+  return claudeSignal(payload);
+}
+
 export const copilot: Harness = {
   name: 'copilot',
   // `--resume <id>` opens the session and fails (exit 1) when it is gone, where `--session-id`
@@ -123,13 +138,13 @@ export const copilot: Harness = {
   scrapeExit: (text) => lastHint(text, { prefixes: ['copilot --resume=', 'copilot --resume '] }),
   // Every instrumented launch is pinned or names its session: correlation is never needed.
   correlate: () => null,
-  // Not measured offline: the mock cannot make copilot delegate. A child whose SessionStart
-  // named its own id would need its own events.jsonl with a user message to count.
+  // A subagent (its `task` tool, measured) runs inside the session: no SessionStart, no
+  // session directory of its own; its hooks name its agent_id and are skipped (copilotSignal).
   conversationOf: (id) => ({ kind: 'own', id }),
   resumable: (id, evidence) => copilotSessionHasUser(evidence.home, id),
   stored,
   ownership: { kind: 'open-file', file: holdFile, looksLike: isHoldFile },
-  attention: { file: 'events', signal: claudeSignal, conversationFromCapture: false },
+  attention: { file: 'events', signal: copilotSignal, conversationFromCapture: false },
   warnings,
   probe: { program: (argv, dirs) => agentProgram('copilot', argv, dirs), traces },
 };
