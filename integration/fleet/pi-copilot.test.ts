@@ -77,4 +77,21 @@ describe('pi and copilot under fleetcom', () => {
     const [task] = await fleet.ls();
     expect(task).toMatchObject({ harness: 'copilot', conversationId: view!.conversationId, idSource: 'process' });
   });
+
+  it("reports copilot's permission prompt and never takes a subagent's hooks for the task's", async () => {
+    const sb = await useSandbox();
+    const fleet = await startFleet(sb);
+    const dir = await sb.mkdir('home', 'w');
+    await trustCopilotFolder(sb, dir);
+    const task = await spawnIn(fleet, dir, 'copilot');
+    await waitForText(sb, task.paneId, READY.copilot);
+    await typeLine(sb, task.paneId, 'please ask permission');
+    await waitForText(sb, task.paneId, 'Do you want to run this command?');
+    await fleet.waitTask(task.id, (t) => t.attention === 'permission', 'permission');
+    await typeLine(sb, task.paneId, '1');
+    const done = await fleet.waitTask(task.id, (t) => t.attention === 'waiting' && t.idSource === 'capture', 'waiting after the answer');
+    await talk(sb, task, 'copilot', 'spawn subagent please');
+    const after = await fleet.waitTask(task.id, (t) => t.attention === 'waiting' && t.attentionSince !== done.attentionSince, 'waiting after the delegated turn');
+    expect(after.conversationId).toBe(done.conversationId);
+  });
 });
