@@ -21,8 +21,8 @@ function describe(error: unknown): string {
   return e?.code ?? (e instanceof Error ? e.message : String(error));
 }
 
-/** Opens a regular file for reading; the callback gets its descriptor. */
-function withRegularFile<T>(path: string, use: (fd: number) => T): T | { kind: 'missing' } | { kind: 'unreadable'; reason: string } {
+/** Opens a regular file for reading (never blocking on a FIFO); the callback gets its descriptor. */
+export function withRegularFile<T>(path: string, use: (fd: number) => T): T | { kind: 'missing' } | { kind: 'unreadable'; reason: string } {
   let fd: number;
   try {
     fd = fs.openSync(path, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);

@@ -10,6 +10,7 @@ import type {
   StoredConversation,
 } from './types.js';
 import type { AgentProbe } from './probe.js';
+import type { HistoryReader } from './history.js';
 
 /** What store correlation (channel 4) needs beyond the run's own evidence. */
 export interface CorrelationContext {
@@ -101,4 +102,6 @@ export interface Harness {
   warnings(home: string): string[];
   /** `fleetcom adopt`: whether a process someone started by hand is this agent, and what its traces say. */
   probe: AgentProbe;
+  /** `fleetcom history`: its conversations as its own store lists and titles them (none: not listed). */
+  history?: HistoryReader;
 }

@@ -4,6 +4,7 @@ import { harnessFor } from './registry.js';
 import type { HarnessName, InstrumentInput, InstrumentPlan, RunEvidence } from './types.js';
 
 export type * from './types.js';
+export type { HistoryEntry, HistoryFile, HistoryMatch, HistoryRead, HistoryReader, HistoryScope, HistorySearch, HistorySkip } from './history.js';
 export type { AttentionRule, CorrelationContext, Harness, HomeRule, NamespaceAsset, OwnershipProbe } from './harness.js';
 
 export { isValidId, v7TimeMs } from './ids.js';
@@ -29,6 +30,7 @@ export { piProjectDir, piSessionFiles, piSessionHasUser, piSignal } from './pi/p
 export { copilotSessionDir, copilotSessionHasUser, copilotSignal } from './copilot/copilot.js';
 export { readSqliteTable, type SqlValue, type TableRead } from './sqlite-read.js';
 export { plainText } from './scrape.js';
+export { historyFileOf, readHeadTail, snippetOf, streamLines } from './history-read.js';
 export { entryTimeMs, utcDateFolders, WINDOW_MS } from './store-window.js';
 export { storedConversation, type StoredConversation } from './conversation.js';
 

@@ -10,6 +10,7 @@ import { inWindow, soleCandidate, utcDateFolders, WINDOW_MS } from '../store-win
 import { agentProgram, namesNone, unreadableTraces, type AgentProcess, type ProcessTraces } from '../probe.js';
 import { codexSignal } from '../attention.js';
 import { readCodexRoute } from './route.js';
+import { codexHistory } from './history.js';
 import { homeFromVariable } from '../home-rules.js';
 import type { AgentDetection, InstrumentInput, InstrumentPlan, RunEvidence, StoredConversation } from '../types.js';
 
@@ -154,4 +155,5 @@ export const codex: Harness = {
   ownership: { kind: 'open-file', file: findRollout, looksLike: (target) => target.endsWith('.jsonl') && target.includes('/rollout-') },
   warnings: () => [],
   attention: { file: 'capture', signal: codexSignal, conversationFromCapture: true },
+  history: codexHistory,
 };

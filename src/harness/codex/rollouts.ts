@@ -59,7 +59,7 @@ export function findRollout(home: string, id: string): string | null {
   return rolloutsIn(home, folders).find((rollout) => rollout.id === id)?.file ?? null;
 }
 
-function everyDateFolder(root: string): string[] {
+export function everyDateFolder(root: string): string[] {
   const folders: string[] = [];
   const dirsIn = (dir: string) => listDir(dir).filter((e) => e.isDirectory()).map((e) => e.name);
   for (const y of dirsIn(root)) for (const m of dirsIn(path.join(root, y))) for (const d of dirsIn(path.join(root, y, m))) folders.push(`${y}/${m}/${d}`);
