@@ -10,6 +10,7 @@ import { namesNone, agentProgram, type AgentProcess, type ProcessTraces } from '
 import { quoteShell } from '../quote.js';
 import { lastHint } from '../scrape.js';
 import type { AgentDetection, InstrumentInput, InstrumentPlan, RunEvidence, StoredConversation } from '../types.js';
+import { copilotHistory } from './history.js';
 import { COPILOT_HOOKS, COPILOT_HOOKS_FILE, COPILOT_PLUGIN, COPILOT_PLUGIN_FILE, COPILOT_PLUGIN_MODE } from './plugin.js';
 
 // GitHub Copilot CLI (measured on 1.0.102): pinned with `--session-id <uuid>`, captured and
@@ -146,5 +147,6 @@ export const copilot: Harness = {
   ownership: { kind: 'open-file', file: holdFile, looksLike: isHoldFile },
   attention: { file: 'events', signal: copilotSignal, conversationFromCapture: false },
   warnings,
+  history: copilotHistory,
   probe: { program: (argv, dirs) => agentProgram('copilot', argv, dirs), traces },
 };

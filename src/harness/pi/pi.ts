@@ -11,16 +11,15 @@ import { quoteShell } from '../quote.js';
 import { lastHint } from '../scrape.js';
 import type { AgentDetection, InstrumentInput, InstrumentPlan, RunEvidence, StoredConversation } from '../types.js';
 import { PI_EXTENSION, PI_EXTENSION_FILE, PI_EXTENSION_MODE } from './extension.js';
+import { piHistory } from './history.js';
+import { piProjectDir } from './project-dir.js';
+
+export { piProjectDir };
 
 // pi (measured on 1.6.0): pinned with `--session-id <uuid>`, captured and attended by an
 // extension of fleetcom's own (`-e`), resumed with `pi --session <id>` (its exit hint). A
 // conversation is a file `<home>/sessions/--<cwd>--/<ISO time>_<id>.jsonl`, written at the
 // first message; the home is PI_CODING_AGENT_DIR, else ~/.pi/agent.
-
-/** `/tmp/a:b/c` → `--tmp-a-b-c--`: the leading separator dropped, `/`, `\` and `:` → `-` (its session-format.md). */
-export function piProjectDir(cwd: string): string {
-  return `--${cwd.replace(/^[/\\]/, '').replace(/[/\\:]/g, '-')}--`;
-}
 
 /** The session files of `id` in `cwd`'s project directory (one, unless a copy was made by hand). */
 export function piSessionFiles(home: string, cwd: string, id: string): string[] {
@@ -156,6 +155,7 @@ export const pi: Harness = {
   ownership: { kind: 'none', why: 'pi keeps no record of which process holds a session' },
   attention: { file: 'events', signal: piSignal, conversationFromCapture: false },
   warnings,
+  history: piHistory,
   // Started by hand it runs without fleetcom's extension: only its argv names its session.
   probe: argvProbe('pi', { flags: ['--session-id', '--session'], isId: isValidId, noRecord: 'pi keeps no record of a running session' }),
 };
