@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import { listDir } from '../fs-read.js';
-import type { HistoryEntry, HistoryFile, HistoryReader, HistorySkip } from '../history.js';
+import type { HistoryFile, HistoryReader, HistorySkip } from '../history.js';
+import { oneConversationRow } from '../history-entry.js';
 import { historyFileOf, readHeadTail, searchJsonLines, textsOfContent } from '../history-read.js';
 import { isValidId } from '../ids.js';
 import { isJsonObject, jsonObjectOf, type JsonObject } from '../json-shape.js';
@@ -58,17 +59,9 @@ function read(file: HistoryFile): ReturnType<HistoryReader['read']> {
     turns += 1;
     firstPrompt ??= prompt;
   }
-  if (firstPrompt === null && got.whole) return { kind: 'rows', rows: [] };
-  if (cwd === null) return { kind: 'skipped', why: 'no session.start record names its directory' };
-  const entry: HistoryEntry = {
-    id,
-    title: firstPrompt ?? '',
-    firstPrompt: firstPrompt ?? '',
-    updatedAt: file.mtimeMs,
-    messages: got.whole ? turns : null,
-    cwd,
-  };
-  return { kind: 'rows', rows: [entry] };
+  // No typed message in the whole file is no conversation, whatever names its directory.
+  if (cwd === null && !(firstPrompt === null && got.whole)) return { kind: 'skipped', why: 'no session.start record names its directory' };
+  return oneConversationRow(file, got.whole, { id, title: null, firstPrompt, turns, cwd: cwd ?? '' });
 }
 
 function textsOf(record: JsonObject): string[] {

@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import { listDir } from '../fs-read.js';
-import type { HistoryEntry, HistoryFile, HistoryReader, HistoryScope, HistorySkip } from '../history.js';
+import type { HistoryFile, HistoryReader, HistoryScope, HistorySkip } from '../history.js';
+import { oneConversationRow } from '../history-entry.js';
 import { historyFileOf, readHeadTail, searchJsonLines, textsOfContent } from '../history-read.js';
 import { isValidId } from '../ids.js';
 import { isJsonObject, jsonObjectOf, type JsonObject } from '../json-shape.js';
@@ -61,16 +62,7 @@ function read(file: HistoryFile): ReturnType<HistoryReader['read']> {
     firstPrompt ??= textsOfContent(user.content).join(' ').trim();
   }
   // pi writes the file at the first message: one whose head holds none is not a conversation.
-  if (firstPrompt === null && got.whole) return { kind: 'rows', rows: [] };
-  const entry: HistoryEntry = {
-    id,
-    title: name ?? firstPrompt ?? '',
-    firstPrompt: firstPrompt ?? '',
-    updatedAt: file.mtimeMs,
-    messages: got.whole ? turns : null,
-    cwd: header.cwd,
-  };
-  return { kind: 'rows', rows: [entry] };
+  return oneConversationRow(file, got.whole, { id, title: name, firstPrompt, turns, cwd: header.cwd });
 }
 
 function textsOf(record: JsonObject): string[] {
