@@ -1,15 +1,26 @@
 #!/usr/bin/env node
 // The second half of `npm run build`: after tsc has typechecked and emitted dist/, esbuild
-// bundles src/cli.ts into dist/cli.js (the bin) with code splitting, so each command's chunk
-// (dist/chunks/) is loaded only when that command runs, and so are the Node built-ins and
-// the libraries it imports. A client command then loads a few files instead of ~100 modules:
-// measured on 2 cores, `ls` went from ~160 ms CPU to ~94 ms (`node -e 0`: ~65 ms). The rest
-// of dist/ stays tsc's output, which the benchmarks and tests import piece by piece.
+// bundles the bin in three parts, so that a command loads only the code it runs:
 //
-// Chunks sit one directory below dist/, as src/<area>/*.ts do below src/, so the paths that
-// code builds from import.meta.url (`../cli.js` in src/fleet/runtime-files.ts) hold in both.
+//   dist/cli.cjs           the bin (and dist/cli.js, the same as an ES module): turns V8's
+//                          compile cache on, then requires the client
+//   dist/chunks/client.cjs one CommonJS file: the command line's way and the commands scripts,
+//                          keys and the Tab call most (src/client.ts, commands/hot-path.ts),
+//                          without commander and without Node's ES module loader
+//   dist/chunks/program.js the commander program and every other command, split per command
+//                          (dist/chunks/*-HASH.js: each command's code, with the Node
+//                          built-ins and libraries it uses, loaded when that command runs);
+//                          dist/chunks/remote.js (`--host`) and save-client.js (`save`) beside it
+//
+// Node loads a dozen small chunks ~8 ms slower than the same code as one file, so the hot
+// commands are one file (their code is in the package twice); the whole bin as one file was
+// slower still. The rest of dist/ stays tsc's output, which the benchmarks and tests import
+// piece by piece. Chunks sit one directory below dist/, as src/<area>/*.ts do below src/, so
+// the paths that code builds from import.meta.url (`../cli.cjs` in src/fleet/runtime-files.ts,
+// `../../package.json` in src/commands/version.ts) hold in both.
 import { rmSync, writeFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { basename, dirname, relative, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 // A worktree installed before esbuild joined the devDependencies has no esbuild: say what to do.
 const { build } = await import('esbuild').catch((error) => {
@@ -32,33 +43,83 @@ const common = {
   metafile: true,
   logLevel: 'warning',
 };
-// `ls` and `save` are built on their own below: the entry (the command table) imports each as
-// a file beside it (among the chunks), not as chunks of this build.
-const apart = {
-  name: 'built-apart',
+// The hot path is CommonJS: Node's ES module loader costs a start ~7 ms of CPU (2 loaded
+// cores) the first time it loads a module. Its code reads import.meta.url (version.ts).
+const commonJs = {
+  format: 'cjs',
+  define: { 'import.meta.url': '__fleetcomUrl' },
+  banner: { js: "var __fleetcomUrl = require('node:url').pathToFileURL(__filename).href;" },
+};
+// commander is CommonJS and requires Node built-ins; an ES module has no `require` of its own.
+const requireBanner = { js: "import { createRequire as __fleetcomRequire } from 'node:module'; const require = __fleetcomRequire(import.meta.url);" };
+
+/** Imports of files another build makes: left as imports, of the file's path in dist/chunks/ (`from` holds). */
+const apart = (name, files) => ({
+  name,
   setup(b) {
-    b.onResolve({ filter: /^\.\/(ls|save)-client\.js$/ }, (args) => ({ path: args.path, external: true }));
+    b.onResolve({ filter: /\.js$/ }, (args) => {
+      const hit = files.find(([source]) => args.path === source || args.path.endsWith(`/${source}`));
+      return hit === undefined ? undefined : { path: hit[1], external: true };
+    });
+  },
+});
+
+// What completion offers, read off the command table now (tsc's output of program.ts), so
+// that the Tab's answer needs no commander.
+const { programShape } = await import(pathToFileURL(`${root}dist/commands/program.js`).href);
+const shape = programShape({ env: {}, cwd: root, stdout: { write: () => true }, stderr: { write: () => true }, now: Date.now });
+
+// The hot path as one file. What it imports on demand and does not run itself (the commander
+// program, `--host`, the hosts of `next`, the saved sessions of a Tab) stays out of it: each
+// such module becomes an entry of the split build below, dist/chunks/<name>.js.
+const HOT_INLINE = new Set(['src/commands/tasks.ts', 'src/commands/completion.ts', 'src/commands/version.ts']);
+const splitEntries = new Map([['src/commands/program.ts', 'program']]);
+const onDemandApart = {
+  name: 'on-demand-apart',
+  setup(b) {
+    b.onResolve({ filter: /^\./, namespace: 'file' }, (args) => {
+      if (args.kind !== 'dynamic-import') return undefined;
+      const source = relative(root, resolve(args.resolveDir, args.path.replace(/\.js$/, '.ts')));
+      if (HOT_INLINE.has(source)) return undefined;
+      if (source === 'src/commands/save-client.ts') return { path: './save-client.js', external: true }; // built below
+      const name = basename(source, '.ts') === 'index' ? basename(dirname(source)) : basename(source, '.ts');
+      splitEntries.set(source, name);
+      return { path: `./${name}.js`, external: true };
+    });
   },
 };
-const result = await build({
+const client = await build({
   ...common,
-  entryPoints: ['src/cli.ts'],
+  ...commonJs,
+  entryPoints: ['src/client.ts'],
+  outfile: 'dist/chunks/client.cjs',
+  define: { ...commonJs.define, BUILT_PROGRAM_SHAPE: JSON.stringify(JSON.stringify(shape)) },
+  plugins: [onDemandApart],
+});
+if (new Set(splitEntries.values()).size !== splitEntries.size) throw new Error(`build: two on-demand modules of the hot path share a name: ${[...splitEntries].join(', ')}`);
+
+// The commander program and every command, split per command, with the hot path's on-demand
+// modules as entries of their own names. `save` is built on its own below: the command table
+// imports it as a file beside the chunks.
+const program = await build({
+  ...common,
+  entryPoints: [...splitEntries].map(([source, name]) => ({ in: source, out: `chunks/${name}` })),
   outdir: 'dist',
   chunkNames: 'chunks/[name]-[hash]',
   splitting: true,
-  plugins: [apart],
-  // commander is CommonJS and requires Node built-ins; an ES module has no `require` of its own.
-  banner: { js: "import { createRequire as __fleetcomRequire } from 'node:module'; const require = __fleetcomRequire(import.meta.url);" },
+  plugins: [apart('save-apart', [['save-client.js', './save-client.js']])],
+  banner: requireBanner,
 });
-// `ls` and `ls --json` (src/ls-client.ts) as one self-contained file: Node loads one module
-// instead of the dozen chunks they would share with the rest, ~9 ms of their start.
-const ls = await build({ ...common, entryPoints: ['src/ls-client.ts'], outfile: 'dist/ls-client.js' });
-// `save` the same way, beside the chunks that import it (src/commands/ maps to dist/chunks/).
+// `save` as one self-contained file, beside the chunks that import it.
 const save = await build({ ...common, entryPoints: ['src/commands/save-client.ts'], outfile: 'dist/chunks/save-client.js' });
+
+const entry = await build({ ...common, ...commonJs, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.cjs' });
+const entryModule = await build({ ...common, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js' });
 // Which source files each output holds and what it imports: the tests check from it that a
-// client command's chunks stay free of what it does not need.
+// client command's files stay free of what it does not need.
+const parts = [client, program, save, entry, entryModule];
 const meta = {
-  inputs: { ...result.metafile.inputs, ...ls.metafile.inputs, ...save.metafile.inputs },
-  outputs: { ...result.metafile.outputs, ...ls.metafile.outputs, ...save.metafile.outputs },
+  inputs: Object.assign({}, ...parts.map((p) => p.metafile.inputs)),
+  outputs: Object.assign({}, ...parts.map((p) => p.metafile.outputs)),
 };
 writeFileSync(`${root}dist/bundle-meta.json`, `${JSON.stringify(meta)}\n`);

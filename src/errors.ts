@@ -1,8 +1,18 @@
 // One error base carrying its exit code (1 failure, 2 usage, 3 no fleet: scripts branch on
 // them), and how a failed file-system call reads in a message.
 
+/**
+ * Marks a FleetError for `isFleetError`: the build makes some commands files of their own
+ * (scripts/bundle.mjs), each with its own copy of these classes, so an error thrown by one
+ * part and reported by another fails `instanceof`; the symbol is the same in every copy.
+ */
+const FLEET_ERROR = Symbol.for('fleetcom.FleetError');
+const REPORTED = Symbol.for('fleetcom.ReportedError');
+
 /** Every error fleetcom raises on purpose; the CLI prints its message and exits with its code. */
 export class FleetError extends Error {
+  readonly [FLEET_ERROR] = true;
+
   constructor(
     message: string,
     readonly exitCode: number = 1,
@@ -26,7 +36,23 @@ export class NoFleetError extends FleetError {
 }
 
 /** The error was already shown to the user; only its exit code matters. */
-export class ReportedError extends FleetError {}
+export class ReportedError extends FleetError {
+  readonly [REPORTED] = true;
+}
+
+/** A FleetError of any copy of this file (FLEET_ERROR says why). */
+export function isFleetError(error: unknown): error is FleetError {
+  return error instanceof FleetError || marked(error, FLEET_ERROR);
+}
+
+/** A ReportedError of any copy of this file. */
+export function isReported(error: unknown): error is ReportedError {
+  return error instanceof ReportedError || marked(error, REPORTED);
+}
+
+function marked(error: unknown, mark: symbol): boolean {
+  return typeof error === 'object' && error !== null && (error as Record<symbol, unknown>)[mark] === true;
+}
 
 export function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);

@@ -16,7 +16,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { makeSandboxDirs, sandboxEnv } from '../../integration/helpers/sandbox-env.mjs';
 
-export const cliPath = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
+export const cliPath = fileURLToPath(new URL('../../dist/cli.cjs', import.meta.url));
 export const benchBin = fileURLToPath(new URL('../fixtures/bin', import.meta.url));
 
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));

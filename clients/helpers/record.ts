@@ -6,11 +6,12 @@
 // lines trimmed, the sandbox path written `/tmp/fleetcom-sandbox` so a re-recording diffs cleanly.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import type { InstalledClient } from './clients.js';
 
 export const recording = process.env.FLEETCOM_RECORD === '1';
 
 export interface Recorded {
-  agent: 'claude' | 'codex' | 'gemini' | 'opencode' | 'pi' | 'copilot';
+  agent: InstalledClient['agent'];
   version: string;
   /** Empty for the plain `<version>-exit.txt`. */
   variant: string;

@@ -27,6 +27,12 @@ export interface RoundTrip {
   afterFirstTurn?(w: ClientWorld, task: LsRecord): Promise<void>;
 }
 
+/** Whether an OpenAI chat-completions request holds `text` in a user message (opencode, kilo, qwen). */
+export function chatRequestHas(body: unknown, text: string): boolean {
+  const messages = (body as { messages?: Array<{ role?: string; content?: unknown }> } | null)?.messages ?? [];
+  return messages.some((m) => m.role === 'user' && JSON.stringify(m.content ?? '').includes(text));
+}
+
 async function turn(w: ClientWorld, task: LsRecord, how: RoundTrip, message: string): Promise<void> {
   await waitForText(w.sb, task.paneId, how.ready, how.startMs ?? START_MS);
   const replies = w.api.replies.length;

@@ -70,6 +70,8 @@ export async function useClientWorld(client: InstalledClient, api: MockApi, opts
   if (client.agent === 'opencode') await seedOpencode(sb, api, client);
   if (client.agent === 'pi') await seedPi(sb, api);
   if (client.agent === 'copilot') await seedCopilot(sb, api, client, project);
+  if (client.agent === 'qwen') await seedQwen(sb, api);
+  if (client.agent === 'kilo') await seedKilo(sb, api);
   const fleet = await startFleet(sb);
   const world = { client, sb, fleet, project, api, userNotifier };
   // Before the sandbox goes: claude's daemon and workers outlive the tmux server.
@@ -123,6 +125,16 @@ async function seedGemini(sb: Sandbox): Promise<void> {
   await writeFile(join(dir, 'settings.json'), `${JSON.stringify(settings, null, 2)}\n`);
 }
 
+/** The mock as an OpenAI-compatible provider, in the config of opencode and its forks. */
+function mockProviderConfig(api: MockApi): Record<string, unknown> {
+  return {
+    model: `mock/${MOCK_MODEL}`,
+    autoupdate: false,
+    share: 'disabled',
+    provider: { mock: { npm: '@ai-sdk/openai-compatible', name: 'fleetcom mock', options: { baseURL: `${api.url}/v1`, apiKey: 'x' }, models: { [MOCK_MODEL]: { name: MOCK_MODEL } } } },
+  };
+}
+
 /**
  * The mock as an OpenAI-compatible provider in the user's own config, and opencode's plugin
  * package already in that config dir: opencode skips its `npm install @opencode-ai/plugin`
@@ -133,14 +145,7 @@ async function seedGemini(sb: Sandbox): Promise<void> {
 async function seedOpencode(sb: Sandbox, api: MockApi, client: InstalledClient): Promise<void> {
   const dir = join(sb.env.XDG_CONFIG_HOME ?? join(sb.home, '.config'), 'opencode');
   await mkdir(dir, { recursive: true });
-  const config = {
-    $schema: 'https://opencode.ai/config.json',
-    model: `mock/${MOCK_MODEL}`,
-    autoupdate: false,
-    share: 'disabled',
-    provider: { mock: { npm: '@ai-sdk/openai-compatible', name: 'fleetcom mock', options: { baseURL: `${api.url}/v1`, apiKey: 'x' }, models: { [MOCK_MODEL]: { name: MOCK_MODEL } } } },
-  };
-  await writeFile(join(dir, 'opencode.json'), `${JSON.stringify(config, null, 2)}\n`);
+  await writeFile(join(dir, 'opencode.json'), `${JSON.stringify({ $schema: 'https://opencode.ai/config.json', ...mockProviderConfig(api) }, null, 2)}\n`);
   await symlink(join(client.dir, 'node_modules'), join(dir, 'node_modules'));
   await copyFile(join(client.dir, 'package-lock.json'), join(dir, 'package-lock.json'));
 }
@@ -178,4 +183,38 @@ async function seedCopilot(sb: Sandbox, api: MockApi, client: InstalledClient, p
     COPILOT_MODEL: MOCK_MODEL,
     COPILOT_PKG_CACHE_HOME: join(client.dir, 'copilot-pkg'),
   });
+}
+
+/**
+ * qwen: the mock as its OpenAI provider (API-key auth, no login), and everything that would
+ * call the mock besides the turn, or the network, off: usage statistics, the update check,
+ * follow-up suggestions (each a request, and shown in the input box instead of the placeholder
+ * the suite waits for) and the background memory extraction (a request after every turn).
+ */
+async function seedQwen(sb: Sandbox, api: MockApi): Promise<void> {
+  Object.assign(sb.env, { OPENAI_BASE_URL: `${api.url}/v1`, OPENAI_API_KEY: 'fleetcom-mock-key', OPENAI_MODEL: MOCK_MODEL });
+  const dir = sb.env.QWEN_HOME ?? join(sb.home, '.qwen');
+  await mkdir(dir, { recursive: true });
+  const settings = {
+    security: { auth: { selectedType: 'openai' } },
+    privacy: { usageStatisticsEnabled: false },
+    general: { enableAutoUpdate: false, disableUpdateNag: true },
+    ui: { enableFollowupSuggestions: false },
+    memory: { enableManagedAutoMemory: false },
+  };
+  await writeFile(join(dir, 'settings.json'), `${JSON.stringify(settings, null, 2)}\n`);
+}
+
+/**
+ * Kilo: the mock as an OpenAI-compatible provider in the user's own config (as opencode's),
+ * and its model list, update check and LSP downloads off. Unlike opencode 1.18.33 it installs
+ * no plugin package into the config dir at start (measured on 7.7.7). Snapshots off: on a
+ * loaded machine the first turn's snapshot of the project took long enough for Kilo to stop
+ * and ask (`Snapshot is slow … disable Snapshots for this repository?`), and the turn waited.
+ */
+async function seedKilo(sb: Sandbox, api: MockApi): Promise<void> {
+  Object.assign(sb.env, { KILO_DISABLE_MODELS_FETCH: '1', KILO_DISABLE_AUTOUPDATE: '1', KILO_DISABLE_LSP_DOWNLOAD: '1', KILO_TELEMETRY_LEVEL: 'off' });
+  const dir = join(sb.env.XDG_CONFIG_HOME ?? join(sb.home, '.config'), 'kilo');
+  await mkdir(dir, { recursive: true });
+  await writeFile(join(dir, 'kilo.json'), `${JSON.stringify({ ...mockProviderConfig(api), snapshot: false }, null, 2)}\n`);
 }

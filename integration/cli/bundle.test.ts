@@ -1,8 +1,10 @@
-// The built bin is one esbuild bundle split per command (scripts/bundle.mjs): what a command
-// loads at start is dist/cli.js, its statically imported chunks, and its own command chunk
-// with theirs; `ls` is the one file dist/ls-client.js, and `save` the one file
-// dist/chunks/save-client.js after the command table. These tests read esbuild's metafile and keep the client commands' start free
-// of what only the supervisor needs (zod, chokidar, the dashboard, the supervisor itself).
+// The built bin (scripts/bundle.mjs): dist/cli.cjs (and dist/cli.js, the same as an ES module)
+// turns the compile cache on and requires dist/chunks/client.cjs, one CommonJS file that runs
+// the hot commands (commands/hot-path.ts) itself;
+// every other command line goes to dist/chunks/program.js (commander and the command table),
+// split per command, `save` the one file dist/chunks/save-client.js after it. These tests read
+// esbuild's metafile and keep each command's start free of what it does not need: the hot
+// path of every library, every command of zod, chokidar, the dashboard and the supervisor.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -16,69 +18,84 @@ interface Output {
 
 const meta = JSON.parse(readFileSync(join(repoRoot, 'dist', 'bundle-meta.json'), 'utf8')) as { outputs: Record<string, Output> };
 
-/** Every source file loaded before the command's code runs: these chunks' static imports, transitively. */
-function loadedSources(...entryPoints: string[]): string[] {
+const STATIC = new Set(['import-statement', 'require-call']);
+
+/** Every source file loaded before the command's code runs: these outputs' static imports, transitively. */
+function loadedSources(...files: string[]): string[] {
   const seen = new Set<string>();
   const visit = (file: string): void => {
     if (seen.has(file)) return;
     seen.add(file);
-    for (const edge of meta.outputs[file]?.imports ?? []) if (edge.kind === 'import-statement' && !edge.external) visit(edge.path);
+    for (const edge of meta.outputs[file]?.imports ?? []) if (STATIC.has(edge.kind) && !edge.external) visit(edge.path);
   };
-  visit('dist/cli.js');
-  for (const entryPoint of entryPoints) {
-    const chunk = Object.keys(meta.outputs).find((file) => meta.outputs[file]?.entryPoint === entryPoint);
-    expect(chunk, `a chunk for ${entryPoint}`).toBeDefined();
-    visit(chunk as string);
-  }
+  for (const file of ['dist/cli.cjs', 'dist/chunks/client.cjs', ...files]) visit(file);
   return [...seen].flatMap((file) => Object.keys(meta.outputs[file]?.inputs ?? {}));
 }
 
-/** What every command but `ls` loads first: commander and the command table. */
-const PROGRAM = 'src/commands/program.ts';
+/** The output file of a source file built as an entry or a chunk of its own. */
+function outputOf(entryPoint: string): string {
+  const file = Object.keys(meta.outputs).find((f) => meta.outputs[f]?.entryPoint === entryPoint);
+  expect(file, `an output for ${entryPoint}`).toBeDefined();
+  return file as string;
+}
+
+const onDemand = (file: string) => (meta.outputs[file]?.imports ?? []).filter((edge) => edge.kind === 'dynamic-import').map((edge) => edge.path);
+/** Only Node's built-ins and no other file: what a one-file part of the build imports. */
+const oneFile = (file: string) => (meta.outputs[file]?.imports ?? []).filter((edge) => !edge.path.startsWith('node:') && STATIC.has(edge.kind));
+
+/** What every command but the hot ones loads first: commander and the command table. */
+const PROGRAM = 'dist/chunks/program.js';
 
 const SUPERVISOR_ONLY = [/node_modules\/zod\//, /node_modules\/chokidar\//, /^src\/dashboard\//, /^src\/fleet\/(supervisor\/supervisor|lifecycle\/run-fleet)\.ts/, /^src\/tmux\/runner/];
 
 describe('the bundled bin', () => {
-  it('is dist/cli.js with the command modules as chunks loaded on demand', () => {
-    const entry = meta.outputs['dist/cli.js'];
-    expect(entry?.entryPoint).toBe('src/cli.ts');
-    const onDemand = (file: string | undefined) =>
-      (file === undefined ? [] : meta.outputs[file]?.imports ?? []).filter((edge) => edge.kind === 'dynamic-import').map((edge) => edge.path);
-    const entryOf = (file: string) => meta.outputs[file]?.entryPoint;
-    expect(onDemand('dist/cli.js').map(entryOf)).toContain(PROGRAM);
-    expect(onDemand('dist/cli.js')).toContain('./ls-client.js');
-    const program = onDemand('dist/cli.js').find((file) => entryOf(file) === PROGRAM);
-    expect(onDemand(program).map(entryOf)).toEqual(expect.arrayContaining(['src/commands/tasks.ts', 'src/commands/up.ts']));
-    expect(onDemand(program)).toContain('./save-client.js');
+  it('is dist/cli.cjs (dist/cli.js the same), which requires the client file only once the compile cache is on', () => {
+    const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { bin: Record<string, string> };
+    expect(pkg.bin).toEqual({ fleetcom: 'dist/cli.cjs' });
+    for (const entry of ['dist/cli.cjs', 'dist/cli.js']) {
+      expect(meta.outputs[entry]?.entryPoint).toBe('src/cli.ts');
+      expect(oneFile(entry)).toEqual([]);
+      expect(Object.keys(meta.outputs[entry]?.inputs ?? {})).toContain('src/compile-cache.ts');
+      const text = readFileSync(join(repoRoot, entry), 'utf8');
+      expect(text.search(/\(["']\.\/chunks\/client\.cjs["']\)/)).toBeGreaterThan(text.indexOf('startCompileCache(process.env)'));
+    }
+  });
+
+  it('runs the hot commands from the one file dist/chunks/client.cjs, without any library', () => {
+    expect(meta.outputs['dist/chunks/client.cjs']?.entryPoint).toBe('src/client.ts');
+    expect(oneFile('dist/chunks/client.cjs')).toEqual([]);
+    const hot = loadedSources();
+    expect(hot).toEqual(expect.arrayContaining(['src/client.ts', 'src/commands/hot-path.ts', 'src/commands/tasks.ts', 'src/control/client.ts', 'src/completion/candidates.ts']));
+    expect(hot.filter((source) => source.includes('node_modules/'))).toEqual([]);
+    expect(hot).not.toContain('src/commands/program.ts');
+    // What the hot path imports on demand and does not run itself is a file of the split part.
+    expect([...new Set(onDemand('dist/chunks/client.cjs'))].sort()).toEqual(['./hosts-next.js', './hosts-save.js', './program.js', './recipe-io.js', './remote.js', './save-client.js', './sessions.js']);
+    for (const name of onDemand('dist/chunks/client.cjs')) expect(meta.outputs[`dist/chunks/${name.slice(2)}`], name).toBeDefined();
+  });
+
+  it('runs every other command through the command table, each command a chunk loaded on demand', () => {
+    expect(meta.outputs[PROGRAM]?.entryPoint).toBe('src/commands/program.ts');
+    expect(loadedSources(PROGRAM).filter((source) => source.includes('node_modules/commander/')).length).toBeGreaterThan(0);
+    const chunks = onDemand(PROGRAM).map((file) => (file.startsWith('./') ? `dist/chunks/${file.slice(2)}` : file));
+    expect(chunks.map((file) => meta.outputs[file]?.entryPoint)).toEqual(expect.arrayContaining(['src/commands/tasks.ts', 'src/commands/up.ts']));
+    expect(onDemand(PROGRAM)).toContain('./save-client.js');
   });
 
   it.each([
-    ['--version and --help', []],
-    ['run, kill, rm, tag, rename, group, rerun', ['src/commands/tasks.ts']],
-    ['save', ['src/commands/save-client.ts']],
+    ['--help', []],
+    ['run, kill, rm, tag, rename, group', ['src/commands/tasks.ts']],
     ['load and recover', ['src/commands/load.ts']],
     ['sessions', ['src/commands/sessions.ts']],
     ['explain', ['src/commands/explain.ts']],
   ])('starts %s without zod, chokidar, the dashboard or the supervisor', (_label, entryPoints) => {
-    const sources = loadedSources(PROGRAM, ...entryPoints);
+    const sources = loadedSources(PROGRAM, ...entryPoints.map(outputOf));
     expect(sources).toContain('src/cli.ts');
     expect(sources.filter((source) => SUPERVISOR_ONLY.some((pattern) => pattern.test(source)))).toEqual([]);
   });
 
-  it('starts ls and ls --json without commander: the entry runs them itself', () => {
-    expect(loadedSources().filter((source) => source.includes('node_modules/commander/'))).toEqual([]);
-    const ls = loadedSources('src/ls-client.ts');
-    expect(ls).toEqual(expect.arrayContaining(['src/ls-client.ts', 'src/commands/tasks.ts', 'src/control/client.ts']));
-    expect(ls).not.toContain(PROGRAM);
-    // One file: it imports no chunk, only Node's built-ins.
-    expect(meta.outputs['dist/ls-client.js']?.imports.filter((edge) => !edge.path.startsWith('node:'))).toEqual([]);
-    expect(ls.filter((source) => source.includes('node_modules/'))).toEqual([]);
-    expect(loadedSources(PROGRAM).filter((source) => source.includes('node_modules/commander/')).length).toBeGreaterThan(0);
-  });
-
   it('starts save from one file after the command table', () => {
     expect(meta.outputs['dist/chunks/save-client.js']?.entryPoint).toBe('src/commands/save-client.ts');
-    expect(meta.outputs['dist/chunks/save-client.js']?.imports.filter((edge) => !edge.path.startsWith('node:'))).toEqual([]);
+    expect(oneFile('dist/chunks/save-client.js')).toEqual([]);
   });
 
   it('keeps only the part of zod fleetcom uses (a namespace import; `import { z }` kept all 750 kB)', () => {
@@ -91,7 +108,7 @@ describe('the bundled bin', () => {
   });
 
   it('starts up with the supervisor (the check above can see it), the dashboard and chokidar only on demand', () => {
-    const sources = loadedSources(PROGRAM, 'src/commands/up.ts');
+    const sources = loadedSources(PROGRAM, outputOf('src/commands/up.ts'));
     expect(sources.filter((source) => SUPERVISOR_ONLY.some((pattern) => pattern.test(source))).length).toBeGreaterThan(0);
     // A headless supervisor never draws: the dashboard is a chunk of its own, imported for a
     // terminal; chokidar comes with the first capture watch (a fleet of plain commands has none).

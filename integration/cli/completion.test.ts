@@ -5,6 +5,8 @@ import { execa } from 'execa';
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { candidates, formatCandidates, type Sources } from '../../src/completion/candidates.js';
+import { programShape } from '../../src/commands/program.js';
 import { cliPath, runCli } from '../helpers/cli.js';
 import { startFleet } from '../helpers/fleet.js';
 import { useSandbox, type Sandbox } from '../helpers/sandbox.js';
@@ -82,5 +84,18 @@ describe('completion', () => {
     const other = await runCli(['completion', 'tcsh'], { env: sb.env, cwd: sb.dir });
     expect({ code: other.exitCode, out: other.stdout }).toEqual({ code: 2, out: '' });
     expect(other.stderr).toContain("no script for 'tcsh' (bash, zsh or fish)");
+  });
+
+  it('answers the Tab from the command table as built, without commander: every command and option of it', async () => {
+    const sb = await useSandbox();
+    // The built bin carries the table's shape (scripts/bundle.mjs); a command or option added to
+    // register.ts and not in the build, or left out of completion, differs here.
+    const shape = programShape({ env: {}, cwd: sb.dir, stdout: { write: () => true }, stderr: { write: () => true }, now: () => 0 });
+    const none: Sources = { task: async () => [], session: async () => [], snapshot: async () => [], shell: async () => [] };
+    const lines = [[''], ['--'], ...shape.commands.map((c) => [c.name, '--'])];
+    for (const words of lines) {
+      const answer = await runCli(['__complete', '--', ...words], { env: sb.env, cwd: sb.dir });
+      expect({ words, code: answer.exitCode, out: answer.stdout }).toEqual({ words, code: 0, out: formatCandidates(await candidates(shape, words, none)) });
+    }
   });
 });

@@ -1,10 +1,10 @@
-// Run the BUILT CLI (`npm run build` makes dist/cli.js) as a black box: stdout, stderr and the
+// Run the BUILT CLI (`npm run build` makes the bin, dist/cli.cjs) as a black box: stdout, stderr and the
 // exit code come back separately and a failing exit never throws.
 import { execa } from 'execa';
 import { fileURLToPath } from 'node:url';
 
 export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
-export const cliPath = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
+export const cliPath = fileURLToPath(new URL('../../dist/cli.cjs', import.meta.url));
 
 export interface CliResult {
   stdout: string;

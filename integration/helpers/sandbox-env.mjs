@@ -54,6 +54,9 @@ export function sandboxEnv(dir, bin) {
     // pi's and copilot's homes, at their defaults under this HOME.
     PI_CODING_AGENT_DIR: p('home', '.pi', 'agent'),
     COPILOT_HOME: p('home', '.copilot'),
+    // qwen's global folder and Kilo's database, each at its default under this HOME.
+    QWEN_HOME: p('home', '.qwen'),
+    KILO_DB: p('home', '.local', 'share', 'kilo', 'kilo.db'),
     // Not created: fleetcom creates (and chmods) its own runtime dir.
     FLEETCOM_RUNTIME_DIR: p('fleetcom-run'),
     FLEETCOM_CONFIG_DIR: p('home', '.config', 'fleetcom'),

@@ -60,15 +60,16 @@ function fleetcom(args: string[]) {
 
 describe('the packed tarball', () => {
   it('carries the bundled CLI, its README, the guide and package.json, and nothing for development', () => {
+    expect(files).toContain('dist/cli.cjs');
     expect(files).toContain('dist/cli.js');
-    expect(files).toContain('dist/ls-client.js');
+    expect(files).toContain('dist/chunks/client.cjs');
     expect(files).toContain('dist/chunks/save-client.js');
     expect(files).toContain('package.json');
     expect(files).toContain('README.md');
     expect(files.some((f) => f.startsWith('dist/chunks/'))).toBe(true);
     expect(files).toContain('docs/README.md');
     const stray = files.filter(
-      (f) => !/^dist\/(cli|ls-client|chunks\/[\w-]+)\.js$/.test(f) && !/^docs\/[\w-]+\.(md|svg)$/.test(f) && f !== 'package.json' && f !== 'README.md',
+      (f) => !/^dist\/(cli|chunks\/[\w-]+)\.c?js$/.test(f) && !/^docs\/[\w-]+\.(md|svg)$/.test(f) && f !== 'package.json' && f !== 'README.md',
     );
     expect(stray).toEqual([]);
   });

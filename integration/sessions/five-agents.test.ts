@@ -1,5 +1,5 @@
-// The whole promise for every agent at once: a fleet of claude, codex, grok, gemini,
-// opencode, pi and copilot is saved, its tmux server killed, and `load` brings each back into its own
+// The whole promise for every agent at once: a fleet of claude, codex, grok, gemini, opencode,
+// qwen, kilo, pi and copilot is saved, its tmux server killed, and `load` brings each back into its own
 // conversation, which then goes on (the fakes refuse an id they do not have).
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -11,12 +11,21 @@ import { waitFor } from '../helpers/wait-for.js';
 import type { LsRecord } from '../../src/control/protocol.js';
 import { readDoc, sessionsDir, spawnIn, startsAfter, talk, tilde, trustCopilotFolder, type Agent } from './kit.js';
 
-const AGENTS: Agent[] = ['claude', 'codex', 'grok', 'gemini', 'opencode',
-  'pi', 'copilot'];
+const AGENTS: Agent[] = [
+  'claude', 'codex', 'grok', 'gemini', 'opencode',
+  'qwen', 'kilo',
+  'pi', 'copilot',
+];
 const RESUME = {
   claude: '--resume', codex: 'resume', grok: '--resume', gemini: '--resume', opencode: '-s',
+  qwen: '--resume', kilo: '-s',
   pi: '--session', copilot: '--resume',
 } as const;
+/** The agents whose store is a database of opencode's kind, and the variable naming it. */
+const DATABASES = [
+  ['opencode', 'OPENCODE_DB'],
+  ['kilo', 'KILO_DB'],
+] as const;
 
 describe('a fleet of every agent', () => {
   it('is saved, its tmux server killed, and load brings every agent back into its own conversation', async () => {
@@ -28,15 +37,18 @@ describe('a fleet of every agent', () => {
     const tasks: LsRecord[] = [];
     for (const [i, agent] of AGENTS.entries()) tasks.push(await spawnIn(fleet, dirs[i]!, agent));
     for (const [i, agent] of AGENTS.entries()) await talk(sb, tasks[i]!, agent, `${agent} remembers this`);
-    // claude, codex and opencode are heard live (hook, notifier, plugin); grok and gemini by their pin.
+    // claude, codex, opencode and kilo are heard live (hook, notifier, plugin); grok, gemini and qwen by their pin.
     const ids = await waitFor(async () => {
       const listed = await Promise.all(tasks.map((t) => fleet.task(t.id)));
       return listed.every((t) => t.conversationId !== null) && listed.map((t) => t.conversationId!);
     }, { what: 'a conversation id for every agent' });
     expect(new Set(ids).size).toBe(AGENTS.length);
-    // opencode's plugin also says it finished its turn: it waits for the user.
-    await fleet.waitTask(tasks[4]!.id, (t) => t.attention === 'waiting', 'opencode waiting after its turn');
-    expect(ids[4]).toMatch(/^ses_[0-9a-f]{12}[0-9A-Za-z]{14}$/);
+    // The opencode plugin also says it finished its turn: it waits for the user.
+    for (const [agent] of DATABASES) {
+      const at = AGENTS.indexOf(agent);
+      await fleet.waitTask(tasks[at]!.id, (t) => t.attention === 'waiting', `${agent} waiting after its turn`);
+      expect(ids[at]).toMatch(/^ses_[0-9a-f]{12}[0-9A-Za-z]{14}$/);
+    }
 
     expect((await fleet.cli('save', 'five')).exitCode).toBe(0);
     const doc = await readDoc(join(sessionsDir(sb), 'five.json'));
@@ -61,7 +73,9 @@ describe('a fleet of every agent', () => {
       await talk(sb, task, agent, `${agent} goes on`);
       await fresh.waitTask(task.id, (t) => t.conversationId === ids[i], `${agent} in conversation ${ids[i]}`);
     }
-    const sessions = readSqliteTable(sb.env.OPENCODE_DB!, 'session');
-    expect(sessions.kind === 'rows' && sessions.rows.map((r) => r[0])).toEqual([ids[4]]);
+    for (const [agent, variable] of DATABASES) {
+      const sessions = readSqliteTable(sb.env[variable]!, 'session');
+      expect(sessions.kind === 'rows' && sessions.rows.map((r) => r[0]), agent).toEqual([ids[AGENTS.indexOf(agent)]]);
+    }
   });
 });

@@ -11,6 +11,7 @@ import { waitFor } from '../helpers/wait-for.js';
 export const READY = {
   claude: '? for shortcuts', codex: '›', grok: 'grok>', gemini: 'Type your message', opencode: 'Ask anything',
   pi: 'pi>', copilot: '? help',
+  qwen: 'Type your message', kilo: 'Ask anything',
 } as const;
 export type Agent = keyof typeof READY;
 

@@ -97,13 +97,17 @@ export function installNamespace(root: string, opts: InstallOptions): Namespace 
   return ns;
 }
 
-/** Every file a namespace holds: section 3's two, then each harness's own (opencode's plugin). */
+/**
+ * Every file a namespace holds: section 3's two, then each harness's own (opencode's plugin),
+ * each file once (opencode and Kilo share theirs).
+ */
 function namespaceAssets(): Array<{ file: string; content: string; mode: number }> {
-  return [
+  const assets = [
     { file: CLAUDE_SETTINGS_FILE, content: CLAUDE_SETTINGS, mode: CLAUDE_SETTINGS_MODE },
     { file: CODEX_NOTIFY_FILE, content: CODEX_NOTIFY_SCRIPT, mode: CODEX_NOTIFY_MODE },
     ...HARNESSES.flatMap((h) => h.assets),
   ];
+  return assets.filter((asset, i) => assets.findIndex((other) => other.file === asset.file) === i);
 }
 
 /**

@@ -18,8 +18,13 @@ export async function runCompletion(shell: string, deps: Deps): Promise<number> 
   return 0;
 }
 
-export async function runComplete(words: readonly string[], program: Command, deps: Deps): Promise<number> {
-  const found = await candidates(shapeOf(program), words.length === 0 ? [''] : words, sources(deps));
+export function runComplete(words: readonly string[], program: Command, deps: Deps): Promise<number> {
+  return runCompleteFrom(words, shapeOf(program), deps);
+}
+
+/** The answer from the command table's shape: commander's, or the one built in (commands/hot-path.ts). */
+export async function runCompleteFrom(words: readonly string[], shape: ProgramShape, deps: Deps): Promise<number> {
+  const found = await candidates(shape, words.length === 0 ? [''] : words, sources(deps));
   deps.stdout.write(formatCandidates(found));
   return 0;
 }
@@ -55,7 +60,7 @@ async function fleetTasks(deps: Deps): Promise<Candidate[]> {
 }
 
 /** What commander's help shows: visible commands and options, --help and --version included. */
-function shapeOf(program: Command): ProgramShape {
+export function shapeOf(program: Command): ProgramShape {
   const help = program.createHelp();
   return { commands: help.visibleCommands(program).map((c) => commandShape(c, help)), options: help.visibleOptions(program).map(optionShape) };
 }

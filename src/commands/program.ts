@@ -3,7 +3,9 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command, CommanderError } from 'commander';
+import type { ProgramShape } from '../completion/candidates.js';
 import type { Deps } from '../deps.js';
+import { shapeOf } from './completion.js';
 import { COMMAND_HELP, examplesBlock, HELP_GROUPS, type HelpGroup } from './help-text.js';
 import { registerCommands, type Dispatch } from './register.js';
 
@@ -78,6 +80,17 @@ export function usageLine(message: string): string {
   return message
     .replace(/^error: /, '')
     .replace(/\n\(Did you mean (\S+)\?\)$/, " (did you mean '$1'?)");
+}
+
+/** Parses and runs one command line: the entry's way for all that commands/hot-path.ts does not run itself. */
+export async function runCommandLine(argv: readonly string[], deps: Deps): Promise<number> {
+  const run = await parseCommandLine(argv, deps);
+  return typeof run === 'number' ? run : run();
+}
+
+/** What completion offers, read off the command table (the build puts it in the hot path). */
+export function programShape(deps: Deps): ProgramShape {
+  return shapeOf(buildProgram(deps, () => {}));
 }
 
 /**

@@ -85,12 +85,18 @@ function exchange(socketPath: string, line: string, silenceMs: number): Promise<
     const socket = connect(socketPath);
     let reply = '';
     let timer: NodeJS.Timeout | undefined;
+    let heard = 0;
+    // The deadline is judged after one more turn of the event loop: a client that got no CPU
+    // for the whole deadline (a loaded machine) runs its due timers before it reads what the
+    // socket holds, and would call an answer that has arrived a silence.
     const quiet = () => {
       clearTimeout(timer);
-      timer = setTimeout(() => {
+      const mark = ++heard;
+      timer = setTimeout(() => setImmediate(() => {
+        if (mark !== heard) return;
         socket.destroy();
         reject(SILENT);
-      }, silenceMs);
+      }), silenceMs);
     };
     quiet();
     socket.setEncoding('utf8');
@@ -101,11 +107,13 @@ function exchange(socketPath: string, line: string, silenceMs: number): Promise<
     });
     socket.on('end', () => {
       clearTimeout(timer);
+      heard++;
       if (reply.trim() === '') reject(new FleetError('the supervisor closed the connection without a reply'));
       else resolve(reply);
     });
     socket.on('error', (error: NodeJS.ErrnoException) => {
       clearTimeout(timer);
+      heard++;
       reject(NO_FLEET_CODES.has(error.code ?? '') ? new NoFleetError() : new FleetError(`control socket ${socketPath}: ${error.message}`));
     });
   });

@@ -24,6 +24,9 @@ export { conversationOf, rebindResume, type Rebinding } from './conversation-of.
 export { grokEncodeCwd } from './grok/grok.js';
 export { geminiCleanupWarning, geminiProjectHash, geminiSessionFiles, geminiSessionHasUser } from './gemini/gemini.js';
 export { isOpencodeId, opencodeHome, opencodeSignal } from './opencode/opencode.js';
+export { kiloHome } from './kilo/kilo.js';
+export { qwenTranscriptHasUser } from './qwen/qwen.js';
+export { qwenProjectDir, qwenTranscript } from './qwen/store.js';
 export { OPENCODE_PLUGIN, OPENCODE_PLUGIN_FILE, OPENCODE_RESTART_BYTES } from './opencode/plugin.js';
 export { CAPTURE_RESTART_BYTES, EVENTS_HOOK } from './events-hook.js';
 export { piProjectDir, piSessionFiles, piSessionHasUser, piSignal } from './pi/pi.js';

@@ -2,7 +2,7 @@ import { freshId } from './ids.js';
 import { quoteShell } from './quote.js';
 import type { AgentDetection, InstrumentInput, InstrumentPlan } from './types.js';
 
-// The launch every agent that takes `--session-id <uuid>` shares (claude, grok, pi, copilot):
+// The launch every agent that takes `--session-id <uuid>` shares (claude, grok, gemini, qwen, pi, copilot):
 // a bare command gets a fresh id of fleetcom's own, so the conversation is known before the
 // agent writes anything; a resume form already names its conversation. `extra` is what the
 // agent's own channels add after the pin (a settings file, an extension, a plugin directory).

@@ -63,6 +63,17 @@ export const PROVEN_CLIENTS: readonly ProvenClient[] = [
     }
   },
   {
+    "agent": "kilo",
+    "version": "7.7.7",
+    "node": "v20.20.2",
+    "channels": {
+      "capture": "fleetcom's opencode plugin (KILO_CONFIG_CONTENT, merged over the user's config): session.created/updated of a parent-less session",
+      "exit hint": "`kilo -s <id>` in its logo, under the title, after a session exists; scraped",
+      "resume": "save, tmux server killed, load: `kilo -s <id>` continues the session (the earlier turn is in the next request)",
+      "store": "the session table of kilo.db (WAL) read by fleetcom: id, no parent_id, directory = cwd"
+    }
+  },
+  {
     "agent": "opencode",
     "version": "1.18.33",
     "node": "v20.20.2",
@@ -71,6 +82,17 @@ export const PROVEN_CLIENTS: readonly ProvenClient[] = [
       "exit hint": "`Continue  opencode -s <id>` after a session exists; scraped",
       "resume": "save, tmux server killed, load: `opencode -s <id>` continues the session (the earlier turn is in the next request)",
       "store": "the session table of its SQLite database (WAL) read by fleetcom: id, no parent_id, directory = cwd"
+    }
+  },
+  {
+    "agent": "qwen",
+    "version": "0.24.4",
+    "node": "v22.23.5",
+    "channels": {
+      "exit hint": "`To continue this session, run` ⏎ `qwen --resume <id>` at Ctrl-C twice, after a message only; scraped",
+      "pin": "`--session-id <uuid>` honoured; the transcript appears at the first message",
+      "resume": "save, tmux server killed, load: `qwen --resume <id>` continues the conversation (the earlier turn is in the next request)",
+      "store": "projects/<cwd slug>/chats/<id>.jsonl under QWEN_HOME, a `user` record of the session with text"
     }
   },
   {

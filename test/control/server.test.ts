@@ -97,6 +97,23 @@ describe('a supervisor that does not answer', () => {
     }
   });
 
+  it('is not called silent when its answer came while the client had no CPU for the whole deadline', async () => {
+    const socket = socketPath();
+    // The server answers, then this process (the client's) runs nothing for longer than the
+    // silence: when it runs again, the deadline is due and the answer waits in the socket.
+    const server = createServer((conn) => conn.once('data', () => {
+      conn.end(`${JSON.stringify({ ok: true, result: [] })}\n`);
+      const until = Date.now() + 500;
+      while (Date.now() < until) { /* starved */ }
+    }));
+    await new Promise<void>((resolve) => server.listen(socket, resolve));
+    try {
+      expect(await callSupervisor(socket, { op: 'ls' }, { silenceMs: 200 })).toEqual([]);
+    } finally {
+      server.close();
+    }
+  });
+
   it('is named stopped before anything is sent when the lock names a stopped process', async () => {
     const socket = socketPath();
     const stopped = spawn('sleep', ['600'], { stdio: 'ignore' });

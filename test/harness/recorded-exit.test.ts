@@ -7,7 +7,7 @@ import { scrapeExit, type HarnessName } from '../../src/harness/index.js';
 // (`npm run test:clients -- --record`, see clients/helpers/record.ts): every
 // test/fixtures/<agent>/*.txt has a .json beside it naming the id scraping must give.
 
-const AGENTS: HarnessName[] = ['claude', 'codex', 'grok'];
+const AGENTS: HarnessName[] = ['claude', 'codex', 'grok', 'qwen', 'kilo'];
 const meta = z.object({ client: z.string(), expectedId: z.string().nullable(), how: z.string() });
 
 function fixtureDir(agent: HarnessName): URL {

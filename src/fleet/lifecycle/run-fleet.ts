@@ -176,9 +176,13 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
   })());
   // Every request of the CLI and the dashboard: one that starts tasks first tells the
   // snapshot, which a down that could not finish its teardown left closed.
+  // While going down, a read is answered from the state as it is, also between the tasks'
+  // stop and the teardown: the reconciliation an idle read runs first would find every window
+  // `down` closed and record each as closed outside fleetcom (writing state.json, which the
+  // teardown removes), while the reader waits for it.
   const handle = <R extends Request>(request: R) => {
     if (STARTS_TASKS.has(request.op)) recovery.taskStarting();
-    return supervisor.handle(request);
+    return supervisor.handle(request, goingDown !== null);
   };
   // Requests wait until adoption, bindings and the initial load are done.
   let setupDone: () => void = () => {};

@@ -45,9 +45,10 @@ export class Supervisor {
    * status, save) goes there too when the fleet is idle, so that it reconciles first, but
    * while a change is in flight it is answered at once from the state as it is (requests.ts
    * says why that is sound), instead of waiting for a load or `down` of hundreds of tasks.
+   * `fromState`: answer a read so even when the queue is empty (a fleet going down).
    */
-  handle<R extends Request>(request: R): Promise<ReplyTo<R>> {
-    const read = this.queued > 0 ? readNow(this.operations, request) : null;
+  handle<R extends Request>(request: R, fromState = false): Promise<ReplyTo<R>> {
+    const read = this.queued > 0 || fromState ? readNow(this.operations, request) : null;
     return read ? read() : this.enqueue(() => dispatch(this.operations, request));
   }
 

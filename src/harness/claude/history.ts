@@ -1,8 +1,8 @@
 import * as path from 'node:path';
 import type { HistoryEntry, HistoryFile, HistoryReader, HistoryScope, HistorySkip } from '../history.js';
-import { historyFileOf, readHeadTail, searchJsonLines, textsOfContent } from '../history-read.js';
+import { readHeadTail, searchJsonLines, textsOfContent } from '../history-read.js';
+import { idNamedTranscripts } from '../history-files.js';
 import { listDir } from '../fs-read.js';
-import { isValidId } from '../ids.js';
 import { isJsonObject, jsonObjectOf, type JsonObject } from '../json-shape.js';
 import { claudeProjectDirs, isTypedText, isUserRecord } from './transcript.js';
 
@@ -22,17 +22,7 @@ function projectDirs(home: string, scope: HistoryScope): string[] {
 }
 
 function files(home: string, scope: HistoryScope): { files: HistoryFile[]; skipped: HistorySkip[] } {
-  const found: HistoryFile[] = [];
-  const skipped: HistorySkip[] = [];
-  for (const dir of projectDirs(home, scope)) {
-    for (const entry of listDir(dir)) {
-      if (!entry.name.endsWith('.jsonl') || !isValidId(entry.name.slice(0, -'.jsonl'.length))) continue;
-      const file = historyFileOf(path.join(dir, entry.name));
-      if ('why' in file) skipped.push({ path: path.join(dir, entry.name), why: file.why });
-      else found.push(file);
-    }
-  }
-  return { files: found, skipped };
+  return idNamedTranscripts(projectDirs(home, scope));
 }
 
 /** What the person typed in a user record, or null (a tool result, claude's meta, a local command). */

@@ -1,14 +1,14 @@
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import { argvProbe } from '../argv-probe.js';
+import { pinWithSessionId } from '../session-id-pin.js';
 import type { Harness } from '../harness.js';
 import { homeFromVariable } from '../home-rules.js';
-import { freshId, isValidId } from '../ids.js';
+import { isValidId } from '../ids.js';
 import { listDir, readFirstLine, readTextFile, someLine } from '../fs-read.js';
 import { isJsonObject, jsonObjectOf } from '../json-shape.js';
-import { quoteShell } from '../quote.js';
 import { lastHint } from '../scrape.js';
-import type { AgentDetection, ConversationOf, ConversationRoots, InstrumentInput, InstrumentPlan, RunEvidence, StoredConversation } from '../types.js';
+import type { ConversationOf, ConversationRoots, RunEvidence, StoredConversation } from '../types.js';
 
 // gemini-cli: pinned with `--session-id`, no live channel (it offers no per-launch hook that
 // leaves the user's files alone: its system settings overlay is read only when root owns it),
@@ -118,13 +118,6 @@ export function geminiSessionHasUser(home: string, cwd: string, id: string): boo
   return geminiSessionFiles(home, cwd, id).some((file) => someLine(file, hasUserMessage));
 }
 
-function instrument(detection: AgentDetection, input: InstrumentInput): InstrumentPlan {
-  if (detection.form === 'resume') return { suffix: '', env: {}, pinnedId: detection.targetId, captures: false };
-  // A v4 uuid: its first 8 characters, which name the session file, are random.
-  const pinnedId = freshId(input.newId);
-  return { suffix: ` --session-id ${quoteShell(pinnedId)}`, env: {}, pinnedId, captures: false };
-}
-
 function stored(home: string, cwd: string, id: string): StoredConversation {
   const chats = path.join(home, '.gemini', 'tmp', '<project>', 'chats');
   const files = geminiSessionFiles(home, cwd, id);
@@ -174,7 +167,7 @@ export const gemini: Harness = {
   // GEMINI_CLI_HOME stands in for $HOME: the store is `<it>/.gemini`.
   home: homeFromVariable('gemini', 'GEMINI_CLI_HOME', ''),
   assets: [],
-  instrument,
+  instrument: pinWithSessionId,
   parseCapture: () => [],
   captureId: () => null,
   // The worktree form `cd <path> && gemini --resume <id>` ends the same way.

@@ -1,13 +1,13 @@
 import * as path from 'node:path';
 import type { CorrelationContext, Harness } from '../harness.js';
 import { isValidId } from '../ids.js';
-import { pinnedLaunch } from '../pin.js';
 import { homeFromVariable } from '../home-rules.js';
 import { lastHint } from '../scrape.js';
 import { listDir, statOrNull } from '../fs-read.js';
 import { entryTimeMs, inWindow, soleCandidate, WINDOW_MS } from '../store-window.js';
 import { argvProbe } from '../argv-probe.js';
-import type { AgentDetection, InstrumentInput, InstrumentPlan, RunEvidence, StoredConversation } from '../types.js';
+import { pinWithSessionId } from '../session-id-pin.js';
+import type { RunEvidence, StoredConversation } from '../types.js';
 
 // grok: pinned with `--session-id`, no live capture channel; sessions are directories
 // `<home>/sessions/<encoded cwd>/<id>/`.
@@ -15,10 +15,6 @@ import type { AgentDetection, InstrumentInput, InstrumentPlan, RunEvidence, Stor
 /** `%` → `%25`, then `/` → `%2F`; everything else literal (`/a%b` → `%2Fa%25b`). */
 export function grokEncodeCwd(cwd: string): string {
   return cwd.replaceAll('%', '%25').replaceAll('/', '%2F');
-}
-
-function instrument(detection: AgentDetection, input: InstrumentInput): InstrumentPlan {
-  return pinnedLaunch(detection, input);
 }
 
 /** Session directories born within ±30 s of the spawn (the seed's window, kept by 8.5). */
@@ -47,7 +43,7 @@ export const grok: Harness = {
   idShape: 'a lowercase 8-4-4-4-12 uuid',
   home: homeFromVariable('grok', 'GROK_HOME', '.grok'),
   assets: [],
-  instrument,
+  instrument: pinWithSessionId,
   parseCapture: () => [],
   captureId: () => null,
   scrapeExit: (text) => lastHint(text, { prefixes: ['grok -r ', 'grok --resume '] }),

@@ -78,3 +78,20 @@ describe('a read while a change is in flight', () => {
     expect(calls.at(-1)).toBe('listPanes');
   });
 });
+
+describe('a read while the fleet goes down', () => {
+  it('is answered from the state without a reconciliation, also with the queue empty (fromState)', async () => {
+    const { tmux, calls, release } = gatedTmux();
+    release();
+    const supervisor = supervisorOn(tmux);
+    await supervisor.handle({ op: 'run', command: 'sleep 1', cwd: tempDir(), env: {}, name: null, group: null });
+    const before = calls.length;
+    // Between the tasks' stop and the teardown the queue is empty; a reconciliation then would
+    // record every window `down` closed as closed outside fleetcom.
+    expect((await supervisor.handle({ op: 'ls' }, true)).map((t) => t.id)).toEqual([1]);
+    expect((await supervisor.handle({ op: 'status' }, true)).tasks).toBe(1);
+    expect(calls.slice(before)).toEqual([]);
+    // A change is not a read: it still goes on the queue.
+    expect((await supervisor.handle({ op: 'rename', task: '1', name: 'x' }, true)).name).toBe('x');
+  });
+});
