@@ -1,7 +1,7 @@
 import { HARNESSES, OPENCODE_PLUGIN, OPENCODE_PLUGIN_FILE, OPENCODE_RESTART_BYTES } from '../../src/harness/index.js';
 
 /** Every file a namespace holds: section 3's two, then each harness's own. */
-const ASSET_FILES = ['claude-settings.json', 'codex-notify.sh', ...HARNESSES.flatMap((h) => h.assets.map((a) => a.file))].sort();
+const ASSET_FILES = [...new Set(['claude-settings.json', 'codex-notify.sh', ...HARNESSES.flatMap((h) => h.assets.map((a) => a.file))])].sort();
 import { CAPTURE_RESTART_BYTES } from '../../src/capture/assets.js';
 import {
   chmodSync,
