@@ -10,7 +10,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 
 /**
- * @typedef {'claude' | 'codex' | 'gemini' | 'opencode' | 'qwen' | 'kilo'} Agent
+ * @typedef {'claude' | 'codex' | 'gemini' | 'opencode' | 'qwen' | 'kilo' | 'pi' | 'copilot'} Agent
  * @typedef {{ agent: Agent, package: string, version: string, bin: string, node: number, with?: string[] }} ClientPin
  *   version: exact, or "newest" (resolved at install time); with: packages installed beside it at
  *   the same version (opencode's plugin package, which opencode would otherwise fetch at start)
@@ -21,7 +21,8 @@ import { join } from 'node:path';
 export const manifestPath = new URL('./manifest.json', import.meta.url);
 export const NEWEST = 'newest';
 /** @type {readonly Agent[]} */
-const AGENTS = ['claude', 'codex', 'gemini', 'opencode', 'qwen', 'kilo'];
+const AGENTS = ['claude', 'codex', 'gemini', 'opencode', 'qwen', 'kilo',
+  'pi', 'copilot'];
 
 /** @returns {ClientPin[]} */
 export function readManifest() {

@@ -51,7 +51,10 @@ function isComplete(dir, pin) {
 /** @param {string} dir @param {import('./cache.mjs').ClientPin} pin @param {string} nodeBin */
 function checkRuns(dir, pin, nodeBin) {
   const bin = join(binDir(dir), pin.bin);
-  const r = spawnSync(bin, ['--version'], { encoding: 'utf8', timeout: 60_000, stdio: ['ignore', 'pipe', 'pipe'], env: envWithNode(nodeBin) });
+  // copilot self-extracts 235 MB at its first start: into the install folder, where every
+  // world of the suite points COPILOT_PKG_CACHE_HOME (clients/helpers/world.ts), not into HOME.
+  const own = pin.agent === 'copilot' ? { COPILOT_PKG_CACHE_HOME: join(dir, 'copilot-pkg'), COPILOT_AUTO_UPDATE: 'false' } : {};
+  const r = spawnSync(bin, ['--version'], { encoding: 'utf8', timeout: 120_000, stdio: ['ignore', 'pipe', 'pipe'], env: { ...envWithNode(nodeBin), ...own } });
   const text = `${r.stdout ?? ''}${r.stderr ?? ''}`.trim();
   if (r.status !== 0 || !text.includes(pin.version)) {
     throw new CannotInstall(`${bin} --version: ${r.error ? r.error.message : `exit ${r.status}`}: ${text.slice(0, 300) || '(no output)'}`);

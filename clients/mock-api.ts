@@ -310,14 +310,22 @@ function geminiContent(model: string, method: string, body: unknown, res: Server
 
 // ---- OpenAI chat completions ----------------------------------------------------------------
 
+/** Whether a chat completions request holds `text` in a user message (opencode, pi, copilot). */
+export function chatRequestHas(body: unknown, text: string): boolean {
+  const messages = (body as { messages?: Array<{ role?: string; content?: unknown }> } | null)?.messages ?? [];
+  return messages.some((m) => m.role === 'user' && JSON.stringify(m.content ?? '').includes(text));
+}
+
 /** opencode asks for a title (its system prompt says so) and then the turn, both streamed. */
 function chatCompletion(body: unknown, res: ServerResponse, nextReply: (input: string) => string): void {
   const b = asRecord(body);
   const model = typeof b.model === 'string' ? b.model : MOCK_MODEL;
   const system = Array.isArray(b.messages) ? b.messages.map((m) => (asRecord(m).role === 'system' ? String(asRecord(m).content ?? '') : '')).join('\n') : '';
   const isTitle = /title generator|generate a title|You are a title/i.test(system);
-  const text = isTitle ? TITLE_REPLY : nextReply(lastUserText(b.messages));
+  const call = isTitle ? null : chatToolCall(b);
   const id = `chatcmpl-mock-${Date.now().toString(36)}`;
+  if (call !== null && b.stream === true) return chatToolCallStream(id, model, call, res);
+  const text = isTitle ? TITLE_REPLY : nextReply(lastUserText(b.messages));
   const created = Math.floor(Date.now() / 1000);
   const usage = { prompt_tokens: 12, completion_tokens: 6, total_tokens: 18 };
   if (b.stream !== true) {
@@ -330,6 +338,34 @@ function chatCompletion(body: unknown, res: ServerResponse, nextReply: (input: s
   send({ ...base, choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] });
   send({ ...base, choices: [{ index: 0, delta: { content: text }, finish_reason: null }] });
   send({ ...base, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }], usage });
+  res.write('data: [DONE]\n\n');
+  res.end();
+}
+
+/**
+ * A user turn (the last message, no tool result after it) naming TOOL_CALL_MARK gets a call of
+ * the offered `bash` tool running TOOL_COMMAND; one naming DELEGATE_MARK a call of the offered
+ * `task` tool (copilot's subagents) with SUBTASK_MESSAGE. Else null: a plain reply.
+ */
+function chatToolCall(b: Record<string, unknown>): { name: string; args: Record<string, unknown> } | null {
+  const messages = Array.isArray(b.messages) ? b.messages.map(asRecord) : [];
+  if (messages.at(-1)?.role !== 'user') return null;
+  const offered = new Set((Array.isArray(b.tools) ? b.tools : []).map((t) => String(asRecord(asRecord(t).function).name ?? '')));
+  const text = lastUserText(b.messages);
+  if (text.includes(TOOL_CALL_MARK) && offered.has('bash')) return { name: 'bash', args: { command: TOOL_COMMAND, description: 'fleetcom mock probe' } };
+  if (text.includes(DELEGATE_MARK) && offered.has('task')) {
+    return { name: 'task', args: { description: 'fleetcom mock subtask', prompt: SUBTASK_MESSAGE, agent_type: 'general-purpose', name: 'mock-helper' } };
+  }
+  return null;
+}
+
+function chatToolCallStream(id: string, model: string, call: { name: string; args: Record<string, unknown> }, res: ServerResponse): void {
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+  const send = (data: unknown) => res.write(`data: ${JSON.stringify(data)}\n\n`);
+  const base = { id, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model };
+  const toolCall = { index: 0, id: `call_mock_${Date.now().toString(36)}`, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.args) } };
+  send({ ...base, choices: [{ index: 0, delta: { role: 'assistant', content: null, tool_calls: [toolCall] }, finish_reason: null }] });
+  send({ ...base, choices: [{ index: 0, delta: {}, finish_reason: 'tool_calls' }], usage: { prompt_tokens: 12, completion_tokens: 6, total_tokens: 18 } });
   res.write('data: [DONE]\n\n');
   res.end();
 }

@@ -5,7 +5,8 @@ import { basename } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /** The files' durations on 2 cores, longest first (adopt: another branch's, ~4 min at load 12-18). */
-const LONGEST_FIRST = ['kilo', 'opencode', 'adopt', 'park', 'claude', 'ownership', 'codex', 'gemini', 'qwen', 'attention'];
+const LONGEST_FIRST = ['kilo', 'opencode', 'adopt', 'park', 'claude', 'ownership', 'codex', 'gemini', 'qwen', 'attention',
+  'copilot', 'pi'];
 
 function rank(spec: TestSpecification): number {
   const at = LONGEST_FIRST.indexOf(basename(spec.moduleId, '.test.ts'));

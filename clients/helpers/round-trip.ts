@@ -27,6 +27,8 @@ export interface RoundTrip {
   run?: { args: string[]; cwd: string };
   /** After the save, with the tmux server gone: what the user does before the load (a worktree removed by hand). */
   beforeLoad?: () => Promise<void>;
+  /** Checks made while the first run waits after its turn (its capture, its attention). */
+  afterFirstTurn?(w: ClientWorld, task: LsRecord): Promise<void>;
 }
 
 /** Whether an OpenAI chat-completions request holds `text` in a user message (opencode, kilo, qwen). */
@@ -53,6 +55,7 @@ export async function roundTrip(w: ClientWorld, agent: string, how: RoundTrip) {
   expect(r.exitCode, r.stderr).toBe(0);
   const task = await w.fleet.task(r.stdout.trim());
   await turn(w, task, how, 'remember the word lighthouse');
+  await how.afterFirstTurn?.(w, task);
   await how.exit(w, task);
   const exited = await waitExited(w.sb, w.fleet, task);
   const text = await paneText(w.sb, task.paneId);

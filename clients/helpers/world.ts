@@ -68,6 +68,8 @@ export async function useClientWorld(client: InstalledClient, api: MockApi, opts
   await seedCodex(sb, project, api, userNotifier ? [`notify = [${JSON.stringify(userNotifier.program)}]`] : []);
   if (client.agent === 'gemini') await seedGemini(sb);
   if (client.agent === 'opencode') await seedOpencode(sb, api, client);
+  if (client.agent === 'pi') await seedPi(sb, api);
+  if (client.agent === 'copilot') await seedCopilot(sb, api, client, project);
   if (client.agent === 'qwen') await seedQwen(sb, api);
   if (client.agent === 'kilo') await seedKilo(sb, api);
   const fleet = await startFleet(sb);
@@ -146,6 +148,41 @@ async function seedOpencode(sb: Sandbox, api: MockApi, client: InstalledClient):
   await writeFile(join(dir, 'opencode.json'), `${JSON.stringify({ $schema: 'https://opencode.ai/config.json', ...mockProviderConfig(api) }, null, 2)}\n`);
   await symlink(join(client.dir, 'node_modules'), join(dir, 'node_modules'));
   await copyFile(join(client.dir, 'package-lock.json'), join(dir, 'package-lock.json'));
+}
+
+/**
+ * The mock as pi's default provider (a custom provider in models.json, its own docs'
+ * form), no startup network (PI_OFFLINE), no version check, no install telemetry; the startup
+ * header is left out (quietStartup).
+ */
+async function seedPi(sb: Sandbox, api: MockApi): Promise<void> {
+  const dir = sb.env.PI_CODING_AGENT_DIR ?? join(sb.home, '.pi', 'agent');
+  await mkdir(dir, { recursive: true });
+  const models = { providers: { mock: { baseUrl: `${api.url}/v1`, api: 'openai-completions', apiKey: 'fleetcom-mock-key', models: [{ id: MOCK_MODEL }] } } };
+  await writeFile(join(dir, 'models.json'), `${JSON.stringify(models, null, 2)}\n`);
+  await writeFile(join(dir, 'settings.json'), `${JSON.stringify({ defaultProvider: 'mock', defaultModel: MOCK_MODEL, quietStartup: true }, null, 2)}\n`);
+  Object.assign(sb.env, { PI_OFFLINE: '1', PI_SKIP_VERSION_CHECK: '1', PI_TELEMETRY: '0' });
+}
+
+/**
+ * copilot in BYOK mode against the mock (no GitHub login: `copilot help providers`), offline,
+ * no auto-update; its 235 MB self-extraction shared by every world (COPILOT_PKG_CACHE_HOME in
+ * the install folder, extracted once by install.mjs's `--version`). The project is trusted
+ * the way copilot itself records "Yes, and remember this folder" (`trustedFolders` in
+ * config.json, measured on 1.0.102): fleetcom never answers that question for the user.
+ */
+async function seedCopilot(sb: Sandbox, api: MockApi, client: InstalledClient, project: string): Promise<void> {
+  const dir = sb.env.COPILOT_HOME ?? join(sb.home, '.copilot');
+  await mkdir(dir, { recursive: true });
+  await writeFile(join(dir, 'config.json'), `${JSON.stringify({ trustedFolders: [project] }, null, 2)}\n`);
+  Object.assign(sb.env, {
+    COPILOT_OFFLINE: 'true',
+    COPILOT_AUTO_UPDATE: 'false',
+    COPILOT_PROVIDER_BASE_URL: `${api.url}/v1`,
+    COPILOT_PROVIDER_API_KEY: 'fleetcom-mock-key',
+    COPILOT_MODEL: MOCK_MODEL,
+    COPILOT_PKG_CACHE_HOME: join(client.dir, 'copilot-pkg'),
+  });
 }
 
 /**

@@ -51,6 +51,9 @@ export function sandboxEnv(dir, bin) {
     // gemini's stand-in for HOME and opencode's database, each at its default under this HOME.
     GEMINI_CLI_HOME: p('home'),
     OPENCODE_DB: p('home', '.local', 'share', 'opencode', 'opencode.db'),
+    // pi's and copilot's homes, at their defaults under this HOME.
+    PI_CODING_AGENT_DIR: p('home', '.pi', 'agent'),
+    COPILOT_HOME: p('home', '.copilot'),
     // qwen's global folder and Kilo's database, each at its default under this HOME.
     QWEN_HOME: p('home', '.qwen'),
     KILO_DB: p('home', '.local', 'share', 'kilo', 'kilo.db'),

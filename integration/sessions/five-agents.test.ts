@@ -1,5 +1,5 @@
 // The whole promise for every agent at once: a fleet of claude, codex, grok, gemini, opencode,
-// qwen and kilo is saved, its tmux server killed, and `load` brings each back into its own
+// qwen, kilo, pi and copilot is saved, its tmux server killed, and `load` brings each back into its own
 // conversation, which then goes on (the fakes refuse an id they do not have).
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -9,15 +9,17 @@ import { processAlive, useSandbox } from '../helpers/sandbox.js';
 import { readFile } from 'node:fs/promises';
 import { waitFor } from '../helpers/wait-for.js';
 import type { LsRecord } from '../../src/control/protocol.js';
-import { readDoc, sessionsDir, spawnIn, startsAfter, talk, tilde, type Agent } from './kit.js';
+import { readDoc, sessionsDir, spawnIn, startsAfter, talk, tilde, trustCopilotFolder, type Agent } from './kit.js';
 
 const AGENTS: Agent[] = [
   'claude', 'codex', 'grok', 'gemini', 'opencode',
   'qwen', 'kilo',
+  'pi', 'copilot',
 ];
 const RESUME = {
   claude: '--resume', codex: 'resume', grok: '--resume', gemini: '--resume', opencode: '-s',
   qwen: '--resume', kilo: '-s',
+  pi: '--session', copilot: '--resume',
 } as const;
 /** The agents whose store is a database of opencode's kind, and the variable naming it. */
 const DATABASES = [
@@ -30,6 +32,8 @@ describe('a fleet of every agent', () => {
     const sb = await useSandbox();
     const fleet = await startFleet(sb);
     const dirs = await Promise.all(AGENTS.map((agent) => sb.mkdir('home', 'w', agent)));
+    // copilot asks whether to trust a folder until the user said "remember" (fleetcom never answers).
+    await trustCopilotFolder(sb, dirs[AGENTS.indexOf('copilot')]!);
     const tasks: LsRecord[] = [];
     for (const [i, agent] of AGENTS.entries()) tasks.push(await spawnIn(fleet, dirs[i]!, agent));
     for (const [i, agent] of AGENTS.entries()) await talk(sb, tasks[i]!, agent, `${agent} remembers this`);

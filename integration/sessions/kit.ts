@@ -1,6 +1,6 @@
 // Shared steps of the session tests: agents spawned in their own directories, talked to and
 // exited the way a user would, and session files read back.
-import { readFile, readdir } from 'node:fs/promises';
+import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { LsRecord } from '../../src/control/protocol.js';
 import type { Fleet } from '../helpers/fleet.js';
@@ -10,6 +10,7 @@ import { waitFor } from '../helpers/wait-for.js';
 
 export const READY = {
   claude: '? for shortcuts', codex: '›', grok: 'grok>', gemini: 'Type your message', opencode: 'Ask anything',
+  pi: 'pi>', copilot: '? help',
   qwen: 'Type your message', kilo: 'Ask anything',
 } as const;
 export type Agent = keyof typeof READY;
@@ -80,4 +81,11 @@ export function startsAfter(sb: Sandbox, skip: number, count: number): Promise<A
 /** `~/…` of a directory under the sandbox HOME, as a session file writes it. */
 export function tilde(sb: Sandbox, dir: string): string {
   return dir === sb.home ? '~' : `~${dir.slice(sb.home.length)}`;
+}
+
+/** What copilot writes when the user answers its folder-trust question "Yes, and remember this folder". */
+export async function trustCopilotFolder(sb: Sandbox, dir: string): Promise<void> {
+  const home = sb.env.COPILOT_HOME ?? join(sb.home, '.copilot');
+  await mkdir(home, { recursive: true });
+  await writeFile(join(home, 'config.json'), `// User settings belong in settings.json.\n${JSON.stringify({ trustedFolders: [dir] })}\n`);
 }

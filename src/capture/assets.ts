@@ -2,29 +2,16 @@
 // They run inside the agents, outside fleetcom, and only ever see FLEETCOM_* variables that
 // fleetcom itself set on the task.
 
+import { CAPTURE_RESTART_BYTES, ENSURE_CAPTURE_DIR, EVENTS_HOOK } from '../harness/index.js';
+
+export { CAPTURE_RESTART_BYTES, ENSURE_CAPTURE_DIR };
+
+
 export const CLAUDE_SETTINGS_FILE = 'claude-settings.json';
 export const CODEX_NOTIFY_FILE = 'codex-notify.sh';
 
 export const CLAUDE_SETTINGS_MODE = 0o600;
 export const CODEX_NOTIFY_MODE = 0o700;
-
-/** Past this many bytes the codex capture file restarts with the newest payload alone (8.3). */
-export const CAPTURE_RESTART_BYTES = 256 * 1024;
-
-/**
- * A POSIX sh condition: the capture file's directory is there — made again when a tmp cleaner
- * removed it — and safe to write into. The supervisor's runtime guard brings a removed
- * namespace back within 2 s, but a hook that runs in that gap (a claude `/clear`) would write
- * its new id into nothing, and a later save would resume the conversation from before the
- * /clear. Missing directories are made 0700 (umask 077), as the guard makes them; then the
- * namespace must be a real directory (not a symlink) of this user that neither group nor others
- * can write (restoreNamespace's checks), else the hook writes nothing. A path that is not
- * absolute is refused (fleetcom always sets one).
- */
-export const ENSURE_CAPTURE_DIR =
-  '{ case "${FLEETCOM_CAPTURE_FILE-}" in /?*/*) ;; *) false ;; esac && d="${FLEETCOM_CAPTURE_FILE%/*}" && ' +
-  '{ [ -d "$d" ] || (umask 077 && mkdir -p "$d") 2>/dev/null; } && [ ! -h "$d" ] && [ -d "$d" ] && [ -O "$d" ] && ' +
-  'case $(ls -ld "$d" 2>/dev/null) in ?????w*|????????w*) false ;; *) true ;; esac; }';
 
 /**
  * claude's SessionStart hook copies its JSON payload (stdin) into the run's capture file —
@@ -42,18 +29,8 @@ export const CLAUDE_CAPTURE_HOOK =
 /** The hooks whose payloads say whether the agent works or waits. */
 export const CLAUDE_ATTENTION_EVENTS = ['SessionStart', 'UserPromptSubmit', 'Stop', 'Notification', 'SessionEnd'] as const;
 
-/**
- * The attention hook: appends its payload (stdin) as one line to `<capture file minus .json>.events`,
- * 0600 (umask), restarting the file with this payload alone once it has grown past
- * ${CAPTURE_RESTART_BYTES} bytes, like codex-notify.sh. It prints nothing (claude adds a
- * UserPromptSubmit hook's stdout to the conversation) and exits 0 whatever happens (a hook's
- * exit 2 would block the prompt). The payload goes out in one printf: one write on O_APPEND.
- */
-export const CLAUDE_EVENTS_HOOK =
-  `{ [ -n "\${FLEETCOM_CAPTURE_FILE-}" ] || exit 0; ${ENSURE_CAPTURE_DIR} || exit 0; umask 077; f="\${FLEETCOM_CAPTURE_FILE%.json}.events"; ` +
-  'p=$(tr -d \'\\n\'); [ -n "$p" ] || exit 0; s=0; [ -f "$f" ] && s=$(wc -c < "$f"); ' +
-  `if [ $s -gt ${CAPTURE_RESTART_BYTES} ]; then printf '%s\\n' "$p" > "$f.$$.tmp" && mv -f "$f.$$.tmp" "$f"; ` +
-  `else printf '%s\\n' "$p" >> "$f"; fi; } >/dev/null 2>&1; exit 0`;
+/** The attention hook, shared with copilot's plugin (harness/events-hook.ts). */
+export const CLAUDE_EVENTS_HOOK = EVENTS_HOOK;
 
 /**
  * The settings overlay: the SessionStart capture hook first and unchanged,

@@ -4,9 +4,11 @@
 // lists agree.
 
 /** Every harness name, in detection order. */
-export const HARNESS_NAMES = ['claude', 'codex', 'grok', 'gemini', 'opencode', 'qwen', 'kilo'] as const;
+export const HARNESS_NAMES = ['claude', 'codex', 'grok', 'gemini', 'opencode', 'qwen', 'kilo',
+  'pi', 'copilot'] as const;
 export type HarnessName = (typeof HARNESS_NAMES)[number];
 
 /** Every variable a recipe may set to locate an agent's store (each harness's `home.vars`). */
-export const AGENT_HOME_VARS = ['CLAUDE_CONFIG_DIR', 'CODEX_HOME', 'GROK_HOME', 'GEMINI_CLI_HOME', 'OPENCODE_DB', 'XDG_DATA_HOME', 'QWEN_HOME', 'KILO_DB'] as const;
+export const AGENT_HOME_VARS = ['CLAUDE_CONFIG_DIR', 'CODEX_HOME', 'GROK_HOME', 'GEMINI_CLI_HOME', 'OPENCODE_DB', 'XDG_DATA_HOME', 'QWEN_HOME', 'KILO_DB',
+  'PI_CODING_AGENT_DIR', 'COPILOT_HOME'] as const;
 export type AgentHomeVar = (typeof AGENT_HOME_VARS)[number];

@@ -94,5 +94,31 @@ export const PROVEN_CLIENTS: readonly ProvenClient[] = [
       "resume": "save, tmux server killed, load: `qwen --resume <id>` continues the conversation (the earlier turn is in the next request)",
       "store": "projects/<cwd slug>/chats/<id>.jsonl under QWEN_HOME, a `user` record of the session with text"
     }
+  },
+  {
+    "agent": "pi",
+    "version": "1.6.0",
+    "node": "v22.23.5",
+    "channels": {
+      "capture": "fleetcom's extension (`-e <ns>/pi-extension.js`): session_start names the session; agent_start/agent_settled give working and waiting",
+      "exit hint": "`To resume this session:` / `pi --session <id>` at Ctrl-D after a message; scraped",
+      "pin": "`--session-id <uuid>` honoured (a new one is created under that id); the session file appears at the first message",
+      "resume": "save, tmux server killed, load: `pi --session <id>` continues the conversation (the earlier turn is in the next request)",
+      "store": "<PI_CODING_AGENT_DIR>/sessions/--<cwd>--/<time>_<id>.jsonl, header `{\"type\":\"session\",\"id\"}`; counts with a user message"
+    }
+  },
+  {
+    "agent": "copilot",
+    "version": "1.0.102",
+    "node": "v20.20.2",
+    "channels": {
+      "attention": "plugin hooks: UserPromptSubmit → working, Stop → waiting, Notification `permission_prompt` (its session named `sessionId`) → permission",
+      "capture": "fleetcom's plugin (`--plugin-dir <ns>`): SessionStart (`session_id`, at the first message) captured; UserPromptSubmit/Stop give working and waiting",
+      "exit hint": "`Resume     copilot --resume=<id>` in the summary box at Ctrl-D after a message; scraped",
+      "pin": "`--session-id <uuid>` honoured: `session-state/<id>/` at start, `events.jsonl` at the first message",
+      "resume": "save, tmux server killed, load: `copilot --resume <id>` continues the conversation (the earlier turn is in the next request)",
+      "store": "<COPILOT_HOME>/session-state/<id>/events.jsonl; counts with a `user.message` record",
+      "subagent": "a `task` tool subagent fires no SessionStart and has no session directory; its hooks (its agent_id as session_id, with parent_agent_id) are skipped"
+    }
   }
 ];

@@ -1,4 +1,7 @@
-import { OPENCODE_PLUGIN, OPENCODE_PLUGIN_FILE, OPENCODE_RESTART_BYTES } from '../../src/harness/index.js';
+import { HARNESSES, OPENCODE_PLUGIN, OPENCODE_PLUGIN_FILE, OPENCODE_RESTART_BYTES } from '../../src/harness/index.js';
+
+/** Every file a namespace holds: section 3's two, then each harness's own. */
+const ASSET_FILES = [...new Set(['claude-settings.json', 'codex-notify.sh', ...HARNESSES.flatMap((h) => h.assets.map((a) => a.file))])].sort();
 import { CAPTURE_RESTART_BYTES } from '../../src/capture/assets.js';
 import {
   chmodSync,
@@ -71,7 +74,7 @@ describe('installNamespace', () => {
     expect(readFileSync(ns.notifyPath, 'utf8')).toBe(CODEX_NOTIFY_SCRIPT);
     expect(readFileSync(join(ns.dir, OPENCODE_PLUGIN_FILE), 'utf8')).toBe(OPENCODE_PLUGIN);
     expect(mode(join(ns.dir, OPENCODE_PLUGIN_FILE))).toBe(0o600);
-    expect(readdirSync(ns.dir).sort()).toEqual(['claude-settings.json', 'codex-notify.sh', 'opencode-plugin.js']);
+    expect(readdirSync(ns.dir).sort()).toEqual(ASSET_FILES);
     expect(readdirSync(root)).toEqual(['4242-00112233aabb']);
   });
 
@@ -134,7 +137,7 @@ describe('installNamespace', () => {
     const after = snapshot(root);
     for (const [path, entry] of Object.entries(before)) if (path !== '') expect(after[path]).toBe(entry);
     expect(Object.keys(after).filter((p) => !(p in before)).sort()).toEqual(
-      [ns.dir, ns.settingsPath, ns.notifyPath, join(ns.dir, OPENCODE_PLUGIN_FILE)].map((p) => p.slice(root.length + 1)).sort(),
+      [ns.dir, ...ASSET_FILES.map((file) => join(ns.dir, file))].map((p) => p.slice(root.length + 1)).sort(),
     );
   });
 
@@ -327,7 +330,7 @@ describe('a namespace removed under a running fleet', () => {
     rmSync(ns.notifyPath);
     rmSync(join(ns.dir, 'opencode-plugin.js'));
     expect(restoreNamespace(root, ns.dir)).toBe('restored');
-    expect(readdirSync(ns.dir).sort()).toEqual(['claude-settings.json', 'codex-notify.sh', 'opencode-plugin.js']);
+    expect(readdirSync(ns.dir).sort()).toEqual(ASSET_FILES);
   });
 
   it.each([

@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import type { CorrelationContext, Harness } from '../harness.js';
-import { freshId, isValidId } from '../ids.js';
+import { isValidId } from '../ids.js';
+import { pinnedLaunch } from '../pin.js';
 import { quoteShell } from '../quote.js';
 import { lastHint } from '../scrape.js';
 import { listDir, readTextFile, someLine, statOrNull } from '../fs-read.js';
@@ -33,12 +34,7 @@ function settingsSuffix(namespace: string): string {
 }
 
 function instrument(detection: AgentDetection, input: InstrumentInput): InstrumentPlan {
-  const env = { FLEETCOM_CAPTURE_FILE: input.captureFile };
-  if (detection.form === 'resume') {
-    return { suffix: settingsSuffix(input.namespace), env, pinnedId: detection.targetId, captures: true };
-  }
-  const pinnedId = freshId(input.newId);
-  return { suffix: ` --session-id ${quoteShell(pinnedId)}${settingsSuffix(input.namespace)}`, env, pinnedId, captures: true };
+  return pinnedLaunch(detection, input, { suffix: settingsSuffix(input.namespace), env: { FLEETCOM_CAPTURE_FILE: input.captureFile }, captures: true });
 }
 
 /** The hook payload's `session_id`, when the text is that JSON and the id is valid. */

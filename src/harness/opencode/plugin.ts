@@ -12,17 +12,17 @@
 // renamed over it), like the other agents' capture files; a removed directory is made again.
 // Nothing here ever throws into opencode.
 
-/** As capture/assets.ts's CAPTURE_RESTART_BYTES (a test keeps them equal; capture/ is a layer up). */
-export const OPENCODE_RESTART_BYTES = 256 * 1024;
+import { APPEND_JS } from '../append-js.js';
+import { CAPTURE_RESTART_BYTES } from '../events-hook.js';
+
+/** The capture files' cap, as every agent's. */
+export const OPENCODE_RESTART_BYTES = CAPTURE_RESTART_BYTES;
 
 export const OPENCODE_PLUGIN_FILE = 'opencode-plugin.js';
 export const OPENCODE_PLUGIN_MODE = 0o600;
 
 export const OPENCODE_PLUGIN = `// fleetcom's opencode plugin, written by fleetcom into its capture namespace.
-import { appendFileSync, lstatSync, mkdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
-
-const CAP = ${OPENCODE_RESTART_BYTES};
+${APPEND_JS}
 const capture = process.env.FLEETCOM_CAPTURE_FILE || '';
 // This run's files are this process's alone: a program opencode starts (its shell tool, an
 // opencode inside it) must not write into them.
@@ -30,41 +30,6 @@ delete process.env.FLEETCOM_CAPTURE_FILE;
 const events = capture.endsWith('.json') ? capture.slice(0, -5) + '.events' : '';
 const ATTENTION = new Set(['session.status', 'session.idle', 'permission.asked', 'permission.updated', 'permission.replied']);
 const main = new Set();
-
-// A tmp cleaner can remove the namespace; the supervisor makes it again within 2 s, but an
-// event in that gap would be lost (a session created then would never be captured). The
-// directory is made again here (0700), and it must be a real directory (not a symlink) of this
-// user that neither group nor others can write, as the supervisor checks it; else nothing is
-// written.
-function safeDir(dir) {
-  try {
-    const s = lstatSync(dir);
-    return s.isDirectory() && (process.getuid === undefined || s.uid === process.getuid()) && (s.mode & 0o022) === 0;
-  } catch {
-    return false;
-  }
-}
-function dirReady(file) {
-  const dir = dirname(file);
-  try { lstatSync(dir); } catch { try { mkdirSync(dir, { recursive: true, mode: 0o700 }); } catch {} }
-  return safeDir(dir);
-}
-
-function append(file, record) {
-  if (!file || !file.startsWith('/') || !dirReady(file)) return;
-  try {
-    const line = JSON.stringify(record) + '\\n';
-    let size = 0;
-    try { size = statSync(file).size; } catch {}
-    if (size > CAP) {
-      const tmp = file + '.' + process.pid + '.tmp';
-      writeFileSync(tmp, line, { mode: 0o600 });
-      renameSync(tmp, file);
-    } else {
-      appendFileSync(file, line, { mode: 0o600 });
-    }
-  } catch {}
-}
 
 export const FleetcomCapture = async () => ({
   event: async ({ event }) => {

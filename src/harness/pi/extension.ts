@@ -1,0 +1,51 @@
+// fleetcom's pi extension, written by fleetcom into each capture namespace and given to one
+// launch with `-e <file>` (pi loads it beside the user's own extensions; measured on 1.6.0).
+// It imports only node: builtins and opens no connection.
+//
+// What it writes, one JSON line each:
+//   the capture file (FLEETCOM_CAPTURE_FILE): {"type": "session_start", "reason", "id", "cwd"}
+//     at every session_start: the start, and each /new, /resume, /fork in the pane;
+//   the events file beside it (`.events`): {"type", "sessionId"} of session_start,
+//     agent_start, agent_settled and session_shutdown, for attention.
+// pi loads the extension again into each replacement runtime (/new, /resume, /fork): the
+// capture path is kept on globalThis, since the variable is taken out of pi's environment at
+// the first load (programs pi's bash tool starts must not write into this run's files).
+import { APPEND_JS } from '../append-js.js';
+
+export const PI_EXTENSION_FILE = 'pi-extension.js';
+export const PI_EXTENSION_MODE = 0o600;
+
+export const PI_EXTENSION = `// fleetcom's pi extension, written by fleetcom into its capture namespace.
+${APPEND_JS}
+const KEY = Symbol.for('fleetcom.pi.capture');
+if (globalThis[KEY] === undefined) {
+  globalThis[KEY] = process.env.FLEETCOM_CAPTURE_FILE || '';
+  delete process.env.FLEETCOM_CAPTURE_FILE;
+}
+const capture = globalThis[KEY];
+const events = capture.endsWith('.json') ? capture.slice(0, -5) + '.events' : '';
+
+function sessionOf(ctx) {
+  try {
+    const id = ctx.sessionManager.getSessionId();
+    return typeof id === 'string' ? id : null;
+  } catch {
+    return null;
+  }
+}
+
+export default function fleetcom(pi) {
+  pi.on('session_start', (event, ctx) => {
+    const id = sessionOf(ctx);
+    if (id === null) return;
+    append(capture, { type: 'session_start', reason: String(event && event.reason), id, cwd: typeof ctx.cwd === 'string' ? ctx.cwd : null });
+    append(events, { type: 'session_start', sessionId: id });
+  });
+  for (const type of ['agent_start', 'agent_settled', 'session_shutdown']) {
+    pi.on(type, (event, ctx) => {
+      const id = sessionOf(ctx);
+      if (id !== null) append(events, { type, sessionId: id, ...(event && typeof event.reason === 'string' ? { reason: event.reason } : {}) });
+    });
+  }
+}
+`;
