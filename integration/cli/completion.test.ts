@@ -37,7 +37,7 @@ describe('bash completion', () => {
     const env = await withFleetcomOnPath(sb);
     const registered = await execa('bash', ['--norc', '-c', 'source <(fleetcom completion bash) && complete -p fleetcom'], { env, extendEnv: false });
     expect(registered.stdout).toBe('complete -o default -F _fleetcom_complete fleetcom');
-    expect(await bashComplete(env, sb.dir, 're')).toEqual(['rerun', 'rename', 'recover']);
+    expect(await bashComplete(env, sb.dir, 're')).toEqual(['rerun', 'rename', 'recover', 'resume']);
     expect(await bashComplete(env, sb.dir, 'up', '--gr')).toEqual(['--group-by']);
     expect(await bashComplete(env, sb.dir, 'up', '--group-by', '')).toEqual(['state', 'dir', 'group']);
     expect(await bashComplete(env, sb.dir, 'completion', '')).toEqual(['bash', 'zsh', 'fish']);

@@ -3,6 +3,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { CONFIG_KEYS } from '../../src/config/keys.js';
 import { runCli, type CliResult } from '../helpers/cli.js';
 import { paneText } from '../helpers/pane.js';
 import { useSandbox, type Sandbox } from '../helpers/sandbox.js';
@@ -55,6 +56,10 @@ describe('config.json', () => {
         sshCommand: { value: ['ssh'], source: 'default' },
         remoteCommand: { value: ['fleetcom'], source: 'default' },
         hostTimeoutSeconds: { value: 5, source: 'default' },
+        homes: { value: {}, source: 'default' },
+        worktreeDir: { value: '{repo-root}/../{repo}.worktrees/{branch}', source: 'default' },
+        worktreeSetup: { value: null, source: 'default' },
+        worktreeSetupSeconds: { value: 600, source: 'default' },
       },
     });
     const text = await cli(sb, 'config');
@@ -115,7 +120,7 @@ describe('config.json', () => {
 
   it.each([
     ['a wrong type', { idleSeconds: '30' }, 'idleSeconds: expected a number'],
-    ['an unknown key', { rerunKey: 'F5', notify: true }, 'notify: unknown key (known: rerunKey, idleSeconds, groupBy, nextKey, notifyCommand, hosts, sshCommand, remoteCommand, hostTimeoutSeconds)'],
+    ['an unknown key', { rerunKey: 'F5', notfy: true }, `notfy: unknown key (known: ${CONFIG_KEYS.join(', ')})`],
     ['bad JSON', '{"rerunKey": "F5",}', 'line 1, column 19: invalid JSON: '],
   ])('with %s is refused whole, naming the file, the key and the reason: nothing starts', async (_title, settings, reason) => {
     const sb = await useSandbox();

@@ -25,7 +25,8 @@ describe('fake gemini', () => {
     await typeLine(sb, w.paneId, '/quit');
     expect((await waitForDeath(sb, session, w.paneId)).paneDeadStatus).toBe(0);
     expect(await paneText(sb, w.paneId)).toContain(`To resume this session: gemini --resume ${ID}`);
-    const files = await filesUnder(join(home, '.gemini', 'tmp'));
+    // Beside the sessions, gemini's own `.project_root` (the directory a project hash stands for).
+    const files = (await filesUnder(join(home, '.gemini', 'tmp'))).filter((f) => !f.endsWith('/.project_root'));
     expect(files).toHaveLength(2);
     const [main, child] = [files.find((f) => !f.includes(`chats/${ID}/`))!, files.find((f) => f.includes(`chats/${ID}/`))!];
     expect(main).toMatch(new RegExp(`^${basename(work)}/chats/session-\\d{4}-\\d\\d-\\d\\dT\\d\\d-\\d\\d-${ID.slice(0, 8)}\\.jsonl$`));

@@ -68,7 +68,7 @@ describe('the runtime dir lock', () => {
       expect(await fleet.ls()).toEqual([]);
       const lock = await readFile(join(sb.env.FLEETCOM_RUNTIME_DIR!, 'lock'), 'utf8');
       expect(lock).not.toMatch(new RegExp(`^${other.pid}\\n`));
-      expect(lock).toMatch(/^\d+\nstart \d+\ncommand .*cli\.js up --headless\n/);
+      expect(lock).toMatch(/^\d+\nstart \d+\ncommand .*cli\.c?js up --headless\n/);
       expect(other.exitCode).toBeNull();
       expect(other.signalCode).toBeNull();
     } finally {

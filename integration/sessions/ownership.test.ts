@@ -5,7 +5,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { claudeSlug } from '../../src/harness/index.js';
+import { AGENT_HOME_VARS, claudeSlug } from '../../src/harness/index.js';
 import { startFleet } from '../helpers/fleet.js';
 import { typeLine, waitForText } from '../helpers/pane.js';
 import type { Sandbox } from '../helpers/sandbox.js';
@@ -184,7 +184,7 @@ describe('agent homes in a recipe', () => {
     await writeFile(join(sb.dir, 'evil.json'), JSON.stringify({ version: 1, name: 'evil', dirs: { [w]: [{ cmd: 'sleep 600', env: { LD_PRELOAD: '/tmp/x.so' } }] } }));
     const r = await fleet.cli('load', './evil.json');
     expect(r.exitCode).toBe(1);
-    expect(r.stderr).toContain('env.LD_PRELOAD: only the agent homes CLAUDE_CONFIG_DIR, CODEX_HOME, GROK_HOME, GEMINI_CLI_HOME, OPENCODE_DB, XDG_DATA_HOME may be set');
+    expect(r.stderr).toContain(`env.LD_PRELOAD: only the agent homes ${[...AGENT_HOME_VARS].join(', ')} may be set`);
     expect(await fleet.ls()).toEqual([]);
   });
 });
