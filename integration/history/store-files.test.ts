@@ -102,13 +102,15 @@ describe('history on store files', () => {
     const sb = await useSandbox();
     const file = join(project(sb), `${id(1)}.jsonl`);
     writeFileSync(file, jsonl([user('first words')]));
+    // A whole second: utimes of a Date can round a sub-millisecond mtime to another millisecond.
+    const second = Math.floor(Date.now() / 1000);
+    utimesSync(file, second, second);
     expect((JSON.parse((await history(sb, '--all', '--json')).stdout) as Row[])[0]?.title).toBe('first words');
     const cache = join(sb.env.XDG_CACHE_HOME!, 'fleetcom', 'history-cache.json');
     expect(JSON.parse(readFileSync(cache, 'utf8'))).toMatchObject({ format: 'fleetcom-history-cache', version: 1 });
     // Same size, same mtime: the cache answers (the file is not read again).
-    const { atime, mtime } = statSync(file);
     writeFileSync(file, jsonl([user('other words')]));
-    utimesSync(file, atime, mtime);
+    utimesSync(file, second, second);
     expect((JSON.parse((await history(sb, '--all', '--json')).stdout) as Row[])[0]?.title).toBe('first words');
     // A cache that is not ours (another program's, torn): rebuilt from the stores, said once.
     for (const text of ['{"format":"something-else","files":{}}', '{"format":"fleetcom-history-cache","version":1,"files":{"x":{"size":1}}}', '{"torn']) {
