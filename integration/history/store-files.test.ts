@@ -5,7 +5,7 @@
 // command ends promptly. And the cache: reused while a file's size and mtime stand, rebuilt
 // when it is not ours.
 import { execFileSync } from 'node:child_process';
-import { chownSync, mkdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { chownSync, mkdirSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
