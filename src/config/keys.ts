@@ -3,6 +3,7 @@
 // config` and docs/configuration.md (checked by test/docs/docs.test.ts) follow from this list.
 import * as z from 'zod';
 import { hostProblem } from '../remote/host-name.js';
+import { NOTIFY_DEFAULTS, notifySchema, notifySettings, type NotifySettings } from './notify-schema.js';
 import { GROUP_BY, TMUX_KEY, type GroupBy } from './values.js';
 
 export const configKeys = {
@@ -34,7 +35,12 @@ export const configKeys = {
     schema: z.string({ error: 'expected a string' }).trim().min(1, { error: 'expected a command' }).nullable(),
     default: null as string | null,
     flag: '--notify-command',
-    about: 'run by /bin/sh when a task starts waiting for you (FLEETCOM_* variables say which)',
+    about: 'run by /bin/sh when a task needs you, under the notify rules (FLEETCOM_* variables say which)',
+  },
+  notify: {
+    schema: notifySchema.transform(notifySettings),
+    default: NOTIFY_DEFAULTS as NotifySettings,
+    about: 'when a task that needs you raises an alert (delaySeconds, cooldownSeconds, whenWatching) and where it goes (targets)',
   },
   hosts: {
     schema: z.array(z.string({ error: 'expected a host name' }).superRefine((host, ctx) => {
@@ -78,6 +84,7 @@ export interface Settings {
   groupBy: GroupBy;
   nextKey: string;
   notifyCommand: string | null;
+  notify: NotifySettings;
   hosts: string[];
   sshCommand: string[];
   remoteCommand: string[];
@@ -91,6 +98,7 @@ export const configFileSchema = z.strictObject({
   groupBy: configKeys.groupBy.schema.optional(),
   nextKey: configKeys.nextKey.schema.optional(),
   notifyCommand: configKeys.notifyCommand.schema.optional(),
+  notify: configKeys.notify.schema.optional(),
   hosts: configKeys.hosts.schema.optional(),
   sshCommand: configKeys.sshCommand.schema.optional(),
   remoteCommand: configKeys.remoteCommand.schema.optional(),
