@@ -115,7 +115,11 @@ describe('config.json', () => {
 
   it.each([
     ['a wrong type', { idleSeconds: '30' }, 'idleSeconds: expected a number'],
-    ['an unknown key', { rerunKey: 'F5', notify: true }, 'notify: unknown key (known: rerunKey, idleSeconds, groupBy, nextKey, notifyCommand, hosts, sshCommand, remoteCommand, hostTimeoutSeconds)'],
+    ['an unknown key', { rerunKey: 'F5', notfy: true }, 'notfy: unknown key (known: rerunKey, idleSeconds, groupBy, nextKey, notifyCommand, notify, hosts, sshCommand, remoteCommand, hostTimeoutSeconds)'],
+    ['an unknown alert target', { notify: { targets: [{ type: 'pager' }] } }, 'notify.targets.0.type: '],
+    ['a webhook that is not http(s)', { notify: { targets: [{ type: 'webhook', url: 'file:///etc/passwd' }] } }, 'notify.targets.0.url: "file:///etc/passwd" is not an http(s) URL'],
+    ['a command argv as a string', { notify: { targets: [{ type: 'command', argv: 'notify-send hi' }] } }, 'notify.targets.0.argv: '],
+    ['a negative delay', { notify: { delaySeconds: -1 } }, 'notify.delaySeconds: expected 0 or more'],
     ['bad JSON', '{"rerunKey": "F5",}', 'line 1, column 19: invalid JSON: '],
   ])('with %s is refused whole, naming the file, the key and the reason: nothing starts', async (_title, settings, reason) => {
     const sb = await useSandbox();

@@ -35,7 +35,7 @@ export function composeAlert(items: AlertItem[]): Alert {
   if (items.length === 1) {
     return { title: `fleetcom: ${first.label}${where(first)}`, text: clip(first.message), items };
   }
-  const names = items.map((item) => `${item.label}${where(item)}${item.attention === 'permission' ? ' (permission)' : ''}`);
+  const names = items.map((item) => `${item.label}${where(item)}${item.attention === 'waiting' ? '' : ` (${item.attention})`}`);
   return { title: `fleetcom: ${items.length} tasks need you`, text: clip(`${items.length} tasks need you: ${names.join(', ')}`), items };
 }
 

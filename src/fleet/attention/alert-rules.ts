@@ -2,8 +2,6 @@
 // (an agent answered within seconds pages nobody), at most once per task and kind within a
 // cooldown, not while the user is looking at its window, and every task due at the same
 // moment in one alert. Pure: the caller brings the clock and says which tasks are watched.
-import type { Attention } from '../../harness/index.js';
-
 export interface AlertRuleSettings {
   delayMs: number;
   cooldownMs: number;
@@ -15,8 +13,14 @@ export interface AlertRuleSettings {
 export interface AlertSubject {
   /** Unique across hosts: `<host or empty>/<task id>`. */
   key: string;
-  attention: Extract<Attention, 'waiting' | 'permission'>;
+  /** What the task waits for: the cooldown is per kind, so a question after a turn's end alerts again. */
+  attention: AlertKind;
 }
+
+/** A task's attention as alerts tell it: a question is a wait of its own kind. */
+export type AlertKind = 'waiting' | 'question' | 'permission';
+
+const URGENCY: Record<AlertKind, number> = { permission: 0, question: 1, waiting: 2 };
 
 interface Pending<S> {
   subject: S;
@@ -31,7 +35,8 @@ export interface Skipped<S> {
 
 export class AlertRules<S extends AlertSubject> {
   private readonly pending = new Map<string, Pending<S>>();
-  private readonly last = new Map<string, { at: number; attention: S['attention'] }>();
+  /** Per task, when each kind last alerted. */
+  private readonly last = new Map<string, Map<AlertKind, number>>();
 
   constructor(private readonly rules: AlertRuleSettings) {}
 
@@ -80,16 +85,18 @@ export class AlertRules<S extends AlertSubject> {
         skipped.push({ subject, why: 'watched' });
         continue;
       }
-      const last = this.last.get(subject.key);
-      if (last && last.attention === subject.attention && now - last.at < this.rules.cooldownMs) {
+      const last = this.last.get(subject.key) ?? new Map<AlertKind, number>();
+      const at = last.get(subject.attention);
+      if (at !== undefined && now - at < this.rules.cooldownMs) {
         skipped.push({ subject, why: 'cooldown' });
         continue;
       }
-      this.last.set(subject.key, { at: now, attention: subject.attention });
+      last.set(subject.attention, now);
+      this.last.set(subject.key, last);
       send.push(subject);
     }
-    // Permission first, then the longest waiting: the order the alert names them in.
-    send.sort((a, b) => (a.attention === b.attention ? 0 : a.attention === 'permission' ? -1 : 1));
+    // Permissions first, then questions, then turns ended: the order the alert names them in.
+    send.sort((a, b) => URGENCY[a.attention] - URGENCY[b.attention]);
     return { send, skipped };
   }
 }

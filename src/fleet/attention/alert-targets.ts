@@ -99,7 +99,7 @@ export function alertEnv(base: Record<string, string>, alert: Alert): Record<str
 
 /**
  * ntfy's JSON publishing (POST to the server's root with the topic inside), so a title in any
- * language needs no header encoding; a question or permission is urgent, a finished turn not.
+ * language needs no header encoding; a question or a permission is urgent, a finished turn not.
  */
 export function ntfyRequest(url: string, token: string | undefined, alert: Alert): [string, Record<string, string>, string] {
   const parsed = new URL(url);
@@ -107,7 +107,7 @@ export function ntfyRequest(url: string, token: string | undefined, alert: Alert
   const topic = decodeURIComponent(parts.pop() ?? '');
   parsed.pathname = `/${parts.join('/')}`;
   parsed.search = '';
-  const urgent = alert.items.some((item) => item.attention === 'permission');
+  const urgent = alert.items.some((item) => item.attention !== 'waiting');
   const body = { topic, title: alert.title, message: alert.text, priority: urgent ? 4 : 3, tags: [urgent ? 'warning' : 'hourglass'] };
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (token !== undefined) headers.authorization = `Bearer ${token}`;

@@ -8,7 +8,7 @@ import type { AttentionState } from '../../harness/index.js';
 import { labelOf, type Task } from '../supervisor/task.js';
 import type { AttentionChange } from './attention.js';
 import { composeAlert, type AlertItem } from './alert-message.js';
-import { AlertRules } from './alert-rules.js';
+import { AlertRules, type AlertKind } from './alert-rules.js';
 import { AlertTargets, type Target, type TargetDeps } from './alert-targets.js';
 import { attentionText } from './notify.js';
 
@@ -26,8 +26,8 @@ export interface AlertsDeps extends Omit<TargetDeps, 'log'> {
   log: (line: string) => void;
   /** The attached clients of this tmux server: which window each shows, when each last had input. */
   clients: () => Promise<WatchedClient[]>;
-  /** Whether a task of this machine still needs the user as `state` said (it may have ended since). */
-  stillNeeds: (taskId: number, attention: string) => boolean;
+  /** A task of this machine's attention now (it may have ended or been removed since): null when none. */
+  attentionNow: (taskId: number) => AttentionState | null;
 }
 
 /** A remote task needing the user, as the dashboard's host feed sees it. */
@@ -103,7 +103,7 @@ export class Alerts {
       const now = this.deps.now();
       const due = this.rules.due(now);
       for (const item of due) {
-        if (!item.remote && !this.deps.stillNeeds(item.taskId, item.attention)) this.rules.changed(item.key, null, false, now);
+        if (!item.remote && kindOf(this.deps.attentionNow(item.taskId)) !== item.attention) this.rules.changed(item.key, null, false, now);
       }
       if (this.rules.due(now).length === 0) return;
       const watched = await this.watchedWindows(now);
@@ -131,12 +131,17 @@ export class Alerts {
   }
 }
 
+function kindOf(state: AttentionState | null): AlertKind | null {
+  if (state === null || (state.attention !== 'waiting' && state.attention !== 'permission')) return null;
+  return state.question === true ? 'question' : state.attention;
+}
+
 function localItem(change: AttentionChange, host: string): AlertItem | null {
   const { task, state } = change;
-  const attention = state.attention;
-  if (attention !== 'waiting' && attention !== 'permission') return null;
+  const kind = kindOf(state);
+  if (kind === null) return null;
   return {
-    key: `/${task.id}`, attention, taskId: task.id, label: labelOf(task), message: attentionText({ task, state }),
+    key: `/${task.id}`, attention: kind, taskId: task.id, label: labelOf(task), message: attentionText({ task, state }),
     host, remote: false, directory: task.cwd, conversation: conversationOf(task, state),
     windowId: task.windowId, paneId: task.paneId,
   };

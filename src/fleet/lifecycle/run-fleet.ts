@@ -106,9 +106,9 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
     env, platform: process.platform, now: deps.now, log,
     clients: () => listClients(tmux),
     clientTtys: async () => (await listClients(tmux)).map((c) => c.tty),
-    stillNeeds: (taskId, attention) => {
+    attentionNow: (taskId) => {
       const task = supervisor.taskList().find((t) => t.id === taskId);
-      return task !== undefined && supervisor.attentionOf(task).attention === attention;
+      return task === undefined ? null : supervisor.attentionOf(task);
     },
   });
   const supervisor = new Supervisor({

@@ -39,6 +39,11 @@ describe('AlertRules', () => {
     expect(r.take(2_000, nobody)).toEqual({ send: [], skipped: [{ subject: s('/1'), why: 'cooldown' }] });
     r.changed('/1', s('/1', 'permission'), true, 3_000);
     expect(r.take(3_000, nobody).send).toEqual([s('/1', 'permission')]);
+    r.changed('/1', s('/1', 'question'), true, 4_000);
+    expect(r.take(4_000, nobody).send).toEqual([s('/1', 'question')]);
+    // Each kind keeps its own: the turn ending after the question is still within the first's cooldown.
+    r.changed('/1', s('/1'), true, 5_000);
+    expect(r.take(5_000, nobody).skipped).toEqual([{ subject: s('/1'), why: 'cooldown' }]);
     r.changed('/1', s('/1'), true, 61_000);
     expect(r.take(61_000, nobody).send).toEqual([s('/1')]);
   });
