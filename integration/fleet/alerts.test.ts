@@ -93,3 +93,59 @@ describe('the alert rules', () => {
     expect(readFileSync(join(sb.dir, 'cmd.log'), 'utf8')).toBe('waiting|claude is waiting for you\nquestion|Deploy to prod now?\npermission|Claude needs your permission\n');
   });
 });
+
+/** A real client attached on `target` through `script`, whose terminal output is kept in a file. */
+async function attachRecorded(sb: Sandbox, target: string) {
+  const typescript = join(sb.dir, `client-${Date.now()}.out`);
+  const client = execa('script', ['-qfec', `tmux -S '${sb.socket}' attach-session -t '${target}'`, typescript], {
+    env: { ...sb.env, TERM: 'xterm-256color' }, extendEnv: false, stdin: 'pipe', stdout: 'ignore', stderr: 'ignore', reject: false,
+  });
+  await waitFor(async () => (await sb.tmux('list-clients', '-F', '#{client_name}')).trim() !== '', { what: 'an attached client' });
+  return { output: () => (existsSync(typescript) ? readFileSync(typescript, 'latin1') : ''), client };
+}
+
+describe('the watched window', () => {
+  it('a task on the window an attached client shows (with fresh input) raises nothing; on another window it alerts, in that terminal too', async () => {
+    const sink = await alertSink();
+    const { sb, fleet } = await alertWorld({ delaySeconds: 1, cooldownSeconds: 0, targets: [{ type: 'webhook', url: sink.url }, { type: 'terminal' }] });
+    const task = await startClaude(sb, fleet);
+    const other = await fleet.task(await fleet.run('sleep', '600'));
+    await sb.tmux('select-window', '-t', task.windowId);
+    // tmux counts the attach itself as the client's latest input (client_activity).
+    const client = await attachRecorded(sb, fleet.session);
+    await typeLine(sb, task.paneId, 'hello');
+    await waitFor(async () => (await logCount(fleet, 'not alerted (its window is being watched)')) === 1, { what: 'the watched task kept quiet' });
+    expect(sink.requests).toHaveLength(0);
+    expect(client.output()).not.toContain('\x1b]9;');
+
+    await sb.tmux('select-window', '-t', other.windowId);
+    await typeLine(sb, task.paneId, 'again');
+    await waitFor(() => sink.requests.length === 1, { what: 'the alert once the user looks elsewhere' });
+    await waitFor(() => client.output().includes('\x1b]9;fleetcom: claude: claude is waiting for you\x07'), { what: 'the OSC 9 in the attached terminal' });
+    client.client.kill();
+  });
+});
+
+describe('a target that hangs', () => {
+  it('holds up neither the other targets nor ls, and is logged once', async () => {
+    const hung = await alertSink({ hang: true });
+    const { sb, fleet } = await alertWorld((sb) => ({ delaySeconds: 0, cooldownSeconds: 0, targets: [
+      { type: 'webhook', url: hung.url, timeoutSeconds: 4 },
+      { type: 'command', argv: ['/bin/sh', '-c', 'echo "$FLEETCOM_MESSAGE" >> "$0"', join(sb.dir, 'cmd.log')] },
+    ] }));
+    const lines = () => (existsSync(join(sb.dir, 'cmd.log')) ? readFileSync(join(sb.dir, 'cmd.log'), 'utf8').split('\n').filter(Boolean) : []);
+    const task = await startClaude(sb, fleet);
+    await typeLine(sb, task.paneId, 'one');
+    await waitFor(() => hung.requests.length === 1 && lines().length === 1, { what: 'both targets reached, the webhook hanging' });
+    const started = Date.now();
+    expect((await fleet.cli('ls')).exitCode).toBe(0);
+    expect(Date.now() - started).toBeLessThan(3_000);
+    await waitFor(async () => (await logCount(fleet, 'failed: no answer within 4 s')) === 1, { what: 'the hung webhook logged' });
+    await typeLine(sb, task.paneId, 'two');
+    await waitFor(() => hung.requests.length === 2 && lines().length === 2, { what: 'the second alert, both targets tried again' });
+    // The second timeout passes in silence: said once until the target works again.
+    await waitFor(() => hung.requests.every((r) => r.abandoned), { what: 'the webhook given up on twice' });
+    await waitFor(async () => (await fleet.log()).includes('task 1 waiting'), { what: 'the log read after it' });
+    expect(await logCount(fleet, 'failed: no answer within 4 s')).toBe(1);
+  });
+});

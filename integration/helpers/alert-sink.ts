@@ -9,6 +9,8 @@ export interface SinkRequest {
   path: string;
   headers: IncomingHttpHeaders;
   body: Record<string, unknown>;
+  /** The client gave up on a request left unanswered (`hang`). */
+  abandoned: boolean;
 }
 
 export async function alertSink(opts: { hang?: boolean } = {}): Promise<{ url: string; requests: SinkRequest[] }> {
@@ -25,7 +27,9 @@ export async function alertSink(opts: { hang?: boolean } = {}): Promise<{ url: s
       } catch {
         body = { unparsed: text };
       }
-      requests.push({ at: Date.now(), path: req.url ?? '', headers: req.headers, body });
+      const request: SinkRequest = { at: Date.now(), path: req.url ?? '', headers: req.headers, body, abandoned: false };
+      requests.push(request);
+      res.on('close', () => (request.abandoned = !res.writableEnded));
       if (opts.hang) held.push(res);
       else res.writeHead(200).end('ok');
     });
