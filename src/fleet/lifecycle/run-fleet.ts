@@ -251,6 +251,7 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
     tmux, sessionId, pane,
     fleet: { tasks: () => supervisor.taskList(), attention: (task) => supervisor.attentionOf(task), handle },
     quit: down, env, cwd: deps.cwd, home, sessionDir: sessionDir(env), scratchDir: files.dir, now: deps.now, log,
+    remoteAttention: (task, previous) => alerts.remote(task, previous),
   }) ?? null;
 
   // An empty start: point at a snapshot of a fleet that did not shut down (shown in the dashboard too).
