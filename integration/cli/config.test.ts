@@ -51,6 +51,7 @@ describe('config.json', () => {
         groupBy: { value: 'state', source: 'default' },
         nextKey: { value: 'N', source: 'default' },
         notifyCommand: { value: null, source: 'default' },
+        notify: { value: { delaySeconds: 5, cooldownSeconds: 60, whenWatching: false, targets: [] }, source: 'default' },
         hosts: { value: [], source: 'default' },
         sshCommand: { value: ['ssh'], source: 'default' },
         remoteCommand: { value: ['fleetcom'], source: 'default' },
