@@ -18,7 +18,7 @@ import type { RemoteAttention } from '../fleet/attention/alerts.js';
  * A host's tasks as one poll saw them, to the alerts: each task's attention (a task gone since
  * the last poll: none). A host that did not answer changes nothing: its tasks are unknown, not gone.
  */
-function tellAttention(host: string, tasks: readonly LsRecord[], told: Map<string, RemoteAttention>, tell: FleetUiContext['remoteAttention'] | undefined): void {
+export function tellAttention(host: string, tasks: readonly LsRecord[], told: Map<string, RemoteAttention>, tell: FleetUiContext['remoteAttention'] | undefined): void {
   if (tell === undefined) return;
   const seen = new Set<string>();
   for (const t of tasks) {
