@@ -20,17 +20,8 @@ afterAll(() => api?.close());
 // Measured on the pinned claude only (the first of the manifest); the newest is not yet.
 describe.each(clientsOf('claude').slice(0, 1))('$agent $version (Node $node): attention from its hooks', (client) => {
   it('a turn goes working → waiting, and a permission request shows permission', async () => {
-    const w = await useClientWorld(client, api);
-    const r = await w.fleet.cli('run', '--cwd', w.project, '--', 'claude');
-    expect(r.exitCode, r.stderr).toBe(0);
-    const id = r.stdout.trim();
-    const task = await w.fleet.task(id);
-    const proc = await clientProcess(w.sb, w.fleet, task, (argv) => argv.includes('--session-id'));
-    const events = String(proc.env.FLEETCOM_CAPTURE_FILE).replace(/\.json$/, '.events');
-
     // SessionStart: a fresh prompt waits for the user.
-    const fresh = await waitTask(w.fleet, id, (t) => t.attention === 'waiting', 'waiting at the fresh prompt', START_MS);
-    await waitForText(w.sb, task.paneId, '❯', START_MS);
+    const { w, id, task, events, fresh } = await freshClaude(client);
 
     // UserPromptSubmit while the mock holds the reply: working, for as long as it is held.
     await submit(w.sb, task.paneId, `hello ${HOLD_MARK}`);
@@ -63,15 +54,7 @@ describe.each(clientsOf('claude').slice(0, 1))('$agent $version (Node $node): at
 // PostToolUse matchers, on every claude of the manifest.
 describe.each(clientsOf('claude'))('$agent $version (Node $node): a question and a plan', (client) => {
   it('a question waits with its text, the permission_prompt after it changes nothing, the answer works again', async () => {
-    const w = await useClientWorld(client, api);
-    const r = await w.fleet.cli('run', '--cwd', w.project, '--', 'claude');
-    expect(r.exitCode, r.stderr).toBe(0);
-    const id = r.stdout.trim();
-    const task = await w.fleet.task(id);
-    const proc = await clientProcess(w.sb, w.fleet, task, (argv) => argv.includes('--session-id'));
-    const events = String(proc.env.FLEETCOM_CAPTURE_FILE).replace(/\.json$/, '.events');
-    await waitTask(w.fleet, id, (t) => t.attention === 'waiting', 'waiting at the fresh prompt', START_MS);
-    await waitForText(w.sb, task.paneId, '❯', START_MS);
+    const { w, id, task, events } = await freshClaude(client);
 
     await submit(w.sb, task.paneId, `please ${QUESTION_MARK}`);
     await waitForText(w.sb, task.paneId, 'Enter to select', REPLY_MS);
@@ -90,15 +73,7 @@ describe.each(clientsOf('claude'))('$agent $version (Node $node): a question and
   });
 
   it.runIf(client.version === clientsOf('claude')[0]?.version)('a plan to approve (ExitPlanMode in plan mode): measured, and shown as a question', async () => {
-    const w = await useClientWorld(client, api);
-    const r = await w.fleet.cli('run', '--cwd', w.project, '--', 'claude');
-    expect(r.exitCode, r.stderr).toBe(0);
-    const id = r.stdout.trim();
-    const task = await w.fleet.task(id);
-    const proc = await clientProcess(w.sb, w.fleet, task, (argv) => argv.includes('--session-id'));
-    const events = String(proc.env.FLEETCOM_CAPTURE_FILE).replace(/\.json$/, '.events');
-    await waitTask(w.fleet, id, (t) => t.attention === 'waiting', 'waiting at the fresh prompt', START_MS);
-    await waitForText(w.sb, task.paneId, '❯', START_MS);
+    const { w, id, task, events } = await freshClaude(client);
     // Plan mode: shift+tab cycles default → accept edits → plan.
     await waitFor(async () => {
       const screen = await w.sb.tmux('capture-pane', '-p', '-t', task.paneId);
@@ -116,6 +91,20 @@ describe.each(clientsOf('claude'))('$agent $version (Node $node): a question and
     expect(await w.fleet.log()).not.toContain(`task ${id} permission`);
   });
 });
+
+/** A fleet running the real claude at its fresh prompt, and the run's events file. */
+async function freshClaude(client: Parameters<typeof useClientWorld>[0]) {
+  const w = await useClientWorld(client, api);
+  const r = await w.fleet.cli('run', '--cwd', w.project, '--', 'claude');
+  expect(r.exitCode, r.stderr).toBe(0);
+  const id = r.stdout.trim();
+  const task = await w.fleet.task(id);
+  const proc = await clientProcess(w.sb, w.fleet, task, (argv) => argv.includes('--session-id'));
+  const events = String(proc.env.FLEETCOM_CAPTURE_FILE).replace(/\.json$/, '.events');
+  const fresh = await waitTask(w.fleet, id, (t) => t.attention === 'waiting', 'waiting at the fresh prompt', START_MS);
+  await waitForText(w.sb, task.paneId, '❯', START_MS);
+  return { w, id, task, events, fresh };
+}
 
 function hooksOf(file: string): string[] {
   try {

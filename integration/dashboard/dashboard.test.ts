@@ -6,24 +6,9 @@ import { describe, expect, it } from 'vitest';
 import { handSession, startDirectly } from '../helpers/by-hand.js';
 import { startFleet } from '../helpers/fleet.js';
 import { pressKeys, typeLine } from '../helpers/pane.js';
-import type { Sandbox } from '../helpers/sandbox.js';
 import { useSandbox } from '../helpers/sandbox.js';
+import { activeWindow, waitForScreen } from '../helpers/dashboard-screen.js';
 import { waitFor } from '../helpers/wait-for.js';
-
-/** The pane's visible screen (the dashboard draws on the alternate screen: no history). */
-const screen = (sb: Sandbox, pane: string) => sb.ops.capturePane(pane, { history: false });
-
-function waitForScreen(sb: Sandbox, pane: string, needle: RegExp, what: string): Promise<string> {
-  return waitFor(async () => {
-    const text = await screen(sb, pane);
-    return needle.test(text) ? text : false;
-  }, { what: `the dashboard to show ${what} (${String(needle)})` }).catch(async (e: Error) => {
-    throw new Error(`${e.message}\n--- dashboard ---\n${await screen(sb, pane).catch(() => '(gone)')}`);
-  });
-}
-
-const activeWindow = async (sb: Sandbox, session: string) =>
-  (await sb.tmux('list-windows', '-t', session, '-F', '#{window_active} #{window_id}')).split('\n').find((l) => l.startsWith('1 '))?.slice(2);
 
 describe('the dashboard in a real tmux pane', () => {
   it('shows rows and glyph changes, switches windows, reruns, starts a command, saves, loads and quits', async () => {

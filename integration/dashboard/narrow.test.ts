@@ -3,23 +3,9 @@
 import { describe, expect, it } from 'vitest';
 import { startFleet } from '../helpers/fleet.js';
 import { pressKeys, typeLine, waitForText } from '../helpers/pane.js';
-import type { Sandbox } from '../helpers/sandbox.js';
 import { useSandbox } from '../helpers/sandbox.js';
+import { activeWindow, waitForScreen } from '../helpers/dashboard-screen.js';
 import { waitFor } from '../helpers/wait-for.js';
-
-const screen = (sb: Sandbox, pane: string) => sb.ops.capturePane(pane, { history: false });
-
-function waitForScreen(sb: Sandbox, pane: string, needle: RegExp, what: string): Promise<string> {
-  return waitFor(async () => {
-    const text = await screen(sb, pane);
-    return needle.test(text) ? text : false;
-  }, { what: `the dashboard to show ${what} (${String(needle)})` }).catch(async (e: Error) => {
-    throw new Error(`${e.message}\n--- dashboard ---\n${await screen(sb, pane).catch(() => '(gone)')}`);
-  });
-}
-
-const activeWindow = async (sb: Sandbox, session: string) =>
-  (await sb.tmux('list-windows', '-t', session, '-F', '#{window_active} #{window_id}')).split('\n').find((l) => l.startsWith('1 '))?.slice(2);
 
 describe('the dashboard at 40×20', () => {
   it('shows a task a line, the question first, and goes to it with Enter and with N', async () => {
