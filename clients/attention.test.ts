@@ -8,7 +8,7 @@ import { clientsOf } from './helpers/clients.js';
 import { clientProcess, REPLY_MS, START_MS, submit, waitForText } from './helpers/drive.js';
 import { waitFor, waitTask } from './helpers/poll.js';
 import { useClientWorld } from './helpers/world.js';
-import { HOLD_MARK, REPLY_MARK, startMockApi, TOOL_CALL_MARK, type MockApi } from './mock-api.js';
+import { HOLD_MARK, PLAN_MARK, QUESTION_MARK, QUESTION_TEXT, REPLY_MARK, startMockApi, TOOL_CALL_MARK, type MockApi } from './mock-api.js';
 
 
 let api: MockApi;
@@ -20,17 +20,8 @@ afterAll(() => api?.close());
 // Measured on the pinned claude only (the first of the manifest); the newest is not yet.
 describe.each(clientsOf('claude').slice(0, 1))('$agent $version (Node $node): attention from its hooks', (client) => {
   it('a turn goes working → waiting, and a permission request shows permission', async () => {
-    const w = await useClientWorld(client, api);
-    const r = await w.fleet.cli('run', '--cwd', w.project, '--', 'claude');
-    expect(r.exitCode, r.stderr).toBe(0);
-    const id = r.stdout.trim();
-    const task = await w.fleet.task(id);
-    const proc = await clientProcess(w.sb, w.fleet, task, (argv) => argv.includes('--session-id'));
-    const events = String(proc.env.FLEETCOM_CAPTURE_FILE).replace(/\.json$/, '.events');
-
     // SessionStart: a fresh prompt waits for the user.
-    const fresh = await waitTask(w.fleet, id, (t) => t.attention === 'waiting', 'waiting at the fresh prompt', START_MS);
-    await waitForText(w.sb, task.paneId, '❯', START_MS);
+    const { w, id, task, events, fresh } = await freshClaude(client);
 
     // UserPromptSubmit while the mock holds the reply: working, for as long as it is held.
     await submit(w.sb, task.paneId, `hello ${HOLD_MARK}`);
@@ -58,3 +49,68 @@ describe.each(clientsOf('claude').slice(0, 1))('$agent $version (Node $node): at
     expect((await w.fleet.log())).not.toContain(HOLD_MARK);
   });
 });
+
+// A question (AskUserQuestion) and a plan (ExitPlanMode) through the overlay's PreToolUse and
+// PostToolUse matchers, on every claude of the manifest.
+describe.each(clientsOf('claude'))('$agent $version (Node $node): a question and a plan', (client) => {
+  it('a question waits with its text, the permission_prompt after it changes nothing, the answer works again', async () => {
+    const { w, id, task, events } = await freshClaude(client);
+
+    await submit(w.sb, task.paneId, `please ${QUESTION_MARK}`);
+    await waitForText(w.sb, task.paneId, 'Enter to select', REPLY_MS);
+    await waitFor(async () => (await w.fleet.log()).includes(`task ${id} waiting: ${QUESTION_TEXT}`), { what: 'the question as the message', timeout: REPLY_MS });
+    // The Notification that follows (measured: permission_prompt, "Claude needs your permission").
+    await waitFor(() => hooksOf(events).includes('Notification'), { what: 'the permission_prompt after the question', timeout: REPLY_MS });
+    expect((await w.fleet.task(id)).attention).toBe('waiting');
+    expect(await w.fleet.log()).not.toContain(`task ${id} permission`);
+
+    // The first option: PostToolUse, the reply, Stop.
+    await w.sb.tmux('send-keys', '-t', task.paneId, 'Enter');
+    await waitFor(() => hooksOf(events).includes('PostToolUse'), { what: 'PostToolUse after the answer', timeout: REPLY_MS });
+    await waitFor(async () => /task \d+ working\n(.*\n)*.*task \d+ waiting$/m.test(await w.fleet.log()) || (await w.fleet.log()).split(`task ${id} waiting`).length > 3, { what: 'working, then waiting after the reply', timeout: REPLY_MS });
+    const order = hooksOf(events).filter((e) => e !== 'UserPromptSubmit' && e !== 'SessionStart');
+    expect(order.slice(0, 4)).toEqual(['PreToolUse', 'Notification', 'PostToolUse', 'Stop']);
+  });
+
+  it.runIf(client.version === clientsOf('claude')[0]?.version)('a plan to approve (ExitPlanMode in plan mode): measured, and shown as a question', async () => {
+    const { w, id, task, events } = await freshClaude(client);
+    // Plan mode: shift+tab cycles default → accept edits → plan.
+    await waitFor(async () => {
+      const screen = await w.sb.tmux('capture-pane', '-p', '-t', task.paneId);
+      if (/plan mode on/i.test(screen)) return true;
+      await w.sb.tmux('send-keys', '-t', task.paneId, 'BTab');
+      return false;
+    }, { what: 'plan mode on', timeout: REPLY_MS, interval: 1_500 });
+    await submit(w.sb, task.paneId, `please ${PLAN_MARK}`);
+    await waitFor(async () => (await w.fleet.log()).includes(`task ${id} waiting: Plan to approve: Rename the probe`), { what: 'the plan as the message', timeout: REPLY_MS });
+    // Measured on 2.1.197: the "Exit plan mode?" dialog, PreToolUse then the permission_prompt Notification.
+    await waitForText(w.sb, task.paneId, 'Exit plan mode?', REPLY_MS);
+    await waitFor(() => hooksOf(events).includes('Notification'), { what: 'the Notification after the plan', timeout: REPLY_MS });
+    expect(hooksOf(events).filter((e) => e !== 'UserPromptSubmit' && e !== 'SessionStart')).toEqual(['PreToolUse', 'Notification']);
+    expect((await w.fleet.task(id)).attention).toBe('waiting');
+    expect(await w.fleet.log()).not.toContain(`task ${id} permission`);
+  });
+});
+
+/** A fleet running the real claude at its fresh prompt, and the run's events file. */
+async function freshClaude(client: Parameters<typeof useClientWorld>[0]) {
+  const w = await useClientWorld(client, api);
+  const r = await w.fleet.cli('run', '--cwd', w.project, '--', 'claude');
+  expect(r.exitCode, r.stderr).toBe(0);
+  const id = r.stdout.trim();
+  const task = await w.fleet.task(id);
+  const proc = await clientProcess(w.sb, w.fleet, task, (argv) => argv.includes('--session-id'));
+  const events = String(proc.env.FLEETCOM_CAPTURE_FILE).replace(/\.json$/, '.events');
+  const fresh = await waitTask(w.fleet, id, (t) => t.attention === 'waiting', 'waiting at the fresh prompt', START_MS);
+  await waitForText(w.sb, task.paneId, '❯', START_MS);
+  return { w, id, task, events, fresh };
+}
+
+function hooksOf(file: string): string[] {
+  try {
+    return readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => String((JSON.parse(l) as { hook_event_name?: unknown }).hook_event_name));
+  } catch {
+    return [];
+  }
+}
+

@@ -22,6 +22,12 @@ export const REPLY_MARK = 'fleetcom-mock-reply';
  */
 export const TOOL_CALL_MARK = 'fleetcom-mock-tool-call';
 export const TOOL_COMMAND = 'touch fleetcom-permission-probe';
+/** claude: a message containing this is answered with an AskUserQuestion call asking QUESTION_TEXT. */
+export const QUESTION_MARK = 'fleetcom-mock-question';
+export const QUESTION_TEXT = 'Deploy to prod now?';
+/** claude: a message containing this is answered with an ExitPlanMode call submitting PLAN_TEXT. */
+export const PLAN_MARK = 'fleetcom-mock-plan';
+export const PLAN_TEXT = '## Rename the probe\n1. touch the probe file';
 /** A turn whose message contains this is answered only at `releaseHeld()`: the client stays busy. */
 export const HOLD_MARK = 'fleetcom-mock-hold';
 /**
@@ -134,7 +140,14 @@ function anthropicMessage(body: unknown, res: ServerResponse, nextReply: (input:
   const input = lastUserText(b.messages);
   const id = `msg_mock_${Date.now().toString(36)}`;
   const usage = { input_tokens: 12, output_tokens: 6, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
-  if (input.includes(TOOL_CALL_MARK) && offersBash(b) && b.stream === true) return anthropicToolCall(id, model, usage, res);
+  if (input.includes(TOOL_CALL_MARK) && offersBash(b) && b.stream === true) {
+    return anthropicToolCall(id, model, usage, res, 'Bash', { command: TOOL_COMMAND, description: 'Create a probe file' });
+  }
+  if (input.includes(QUESTION_MARK) && offersBash(b) && b.stream === true) {
+    const options = [{ label: 'Yes', description: 'ship it' }, { label: 'No', description: 'wait' }];
+    return anthropicToolCall(id, model, usage, res, 'AskUserQuestion', { questions: [{ question: QUESTION_TEXT, header: 'Deploy', options, multiSelect: false }] });
+  }
+  if (input.includes(PLAN_MARK) && offersBash(b) && b.stream === true) return anthropicToolCall(id, model, usage, res, 'ExitPlanMode', { plan: PLAN_TEXT });
   const text = nextReply(input);
   if (b.stream !== true) {
     json(res, 200, {
@@ -157,15 +170,15 @@ function anthropicMessage(body: unknown, res: ServerResponse, nextReply: (input:
   res.end();
 }
 
-/** One streamed `tool_use` of claude's Bash tool: the client then asks before running it. */
-function anthropicToolCall(id: string, model: string, usage: Record<string, number>, res: ServerResponse): void {
+/** One streamed `tool_use` of one of claude's tools (Bash: the client then asks before running it). */
+function anthropicToolCall(id: string, model: string, usage: Record<string, number>, res: ServerResponse, name: string, toolInput: unknown): void {
   const sse = startSse(res, { 'request-id': `req_${id}` });
-  const input = JSON.stringify({ command: TOOL_COMMAND, description: 'Create a probe file' });
+  const input = JSON.stringify(toolInput);
   sse('message_start', {
     type: 'message_start',
     message: { id, type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: 1 } },
   });
-  sse('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: `toolu_${id}`, name: 'Bash', input: {} } });
+  sse('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: `toolu_${id}`, name, input: {} } });
   sse('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: input } });
   sse('content_block_stop', { type: 'content_block_stop', index: 0 });
   sse('message_delta', { type: 'message_delta', delta: { stop_reason: 'tool_use', stop_sequence: null }, usage: { output_tokens: 6 } });

@@ -52,6 +52,7 @@ describe('config.json', () => {
         groupBy: { value: 'state', source: 'default' },
         nextKey: { value: 'N', source: 'default' },
         notifyCommand: { value: null, source: 'default' },
+        notify: { value: { delaySeconds: 5, cooldownSeconds: 60, whenWatching: false, targets: [] }, source: 'default' },
         hosts: { value: [], source: 'default' },
         sshCommand: { value: ['ssh'], source: 'default' },
         remoteCommand: { value: ['fleetcom'], source: 'default' },
@@ -121,6 +122,10 @@ describe('config.json', () => {
   it.each([
     ['a wrong type', { idleSeconds: '30' }, 'idleSeconds: expected a number'],
     ['an unknown key', { rerunKey: 'F5', notfy: true }, `notfy: unknown key (known: ${CONFIG_KEYS.join(', ')})`],
+    ['an unknown alert target', { notify: { targets: [{ type: 'pager' }] } }, 'notify.targets.0.type: '],
+    ['a webhook that is not http(s)', { notify: { targets: [{ type: 'webhook', url: 'file:///etc/passwd' }] } }, 'notify.targets.0.url: "file:///etc/passwd" is not an http(s) URL'],
+    ['a command argv as a string', { notify: { targets: [{ type: 'command', argv: 'notify-send hi' }] } }, 'notify.targets.0.argv: '],
+    ['a negative delay', { notify: { delaySeconds: -1 } }, 'notify.delaySeconds: expected 0 or more'],
     ['bad JSON', '{"rerunKey": "F5",}', 'line 1, column 19: invalid JSON: '],
   ])('with %s is refused whole, naming the file, the key and the reason: nothing starts', async (_title, settings, reason) => {
     const sb = await useSandbox();

@@ -6,13 +6,9 @@ import { describe, expect, it } from 'vitest';
 import { handSession, startDirectly } from '../helpers/by-hand.js';
 import { startFleet } from '../helpers/fleet.js';
 import { pressKeys, typeLine } from '../helpers/pane.js';
-import type { Sandbox } from '../helpers/sandbox.js';
 import { useSandbox } from '../helpers/sandbox.js';
+import { activeWindow, waitForScreen } from '../helpers/dashboard-screen.js';
 import { waitFor } from '../helpers/wait-for.js';
-import { waitForScreen } from '../helpers/screen.js';
-
-const activeWindow = async (sb: Sandbox, session: string) =>
-  (await sb.tmux('list-windows', '-t', session, '-F', '#{window_active} #{window_id}')).split('\n').find((l) => l.startsWith('1 '))?.slice(2);
 
 describe('the dashboard in a real tmux pane', () => {
   it('shows rows and glyph changes, switches windows, reruns, starts a command, saves, loads and quits', async () => {

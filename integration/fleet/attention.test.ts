@@ -1,7 +1,7 @@
 // Attention end to end: the fake claude runs the overlay's hooks (the real payload shapes),
 // the supervisor turns them into `ls --json` fields, the window option and glyph, the bell and
 // the user's notify command; bad events files change nothing.
-import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { attachClient } from '../helpers/client.js';
@@ -25,6 +25,9 @@ function notified(log: string): string[] {
 async function attentionWorld(before: (sb: Sandbox) => Promise<unknown> = async () => undefined) {
   const sb = await useSandbox();
   await before(sb);
+  // Every transition told at once: the alert rules have their own tests (alerts.test.ts).
+  mkdirSync(sb.env.FLEETCOM_CONFIG_DIR ?? '', { recursive: true });
+  writeFileSync(join(sb.env.FLEETCOM_CONFIG_DIR ?? '', 'config.json'), JSON.stringify({ notify: { delaySeconds: 0, cooldownSeconds: 0 } }));
   const gate = join(sb.dir, 'reply-gate');
   const log = join(sb.dir, 'notified.log');
   sb.env.FAKE_CLAUDE_REPLY_GATE = gate;

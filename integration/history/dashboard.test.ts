@@ -5,7 +5,7 @@ import { startFleet } from '../helpers/fleet.js';
 import { pressKeys } from '../helpers/pane.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { waitFor } from '../helpers/wait-for.js';
-import { screen, waitForScreen } from '../helpers/screen.js';
+import { screen, waitForScreen } from '../helpers/dashboard-screen.js';
 import { exitAgent, spawnIn, startsAfter, talk } from '../sessions/kit.js';
 
 describe('the dashboard history key', () => {

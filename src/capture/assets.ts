@@ -27,7 +27,14 @@ export const CLAUDE_CAPTURE_HOOK =
   `{ ${ENSURE_CAPTURE_DIR} && cat > "$FLEETCOM_CAPTURE_FILE"; }`;
 
 /** The hooks whose payloads say whether the agent works or waits. */
-export const CLAUDE_ATTENTION_EVENTS = ['SessionStart', 'UserPromptSubmit', 'Stop', 'Notification', 'SessionEnd'] as const;
+export const CLAUDE_ATTENTION_EVENTS = ['SessionStart', 'UserPromptSubmit', 'Stop', 'Notification', 'SessionEnd', 'PreToolUse', 'PostToolUse'] as const;
+
+/**
+ * The tool hooks fire only for the tools that stop for the user's answer (a matcher is a regex
+ * of tool names; kept in step with CLAUDE_QUESTION_TOOLS of harness/attention.ts): every other
+ * tool call would cost a shell per call for nothing.
+ */
+const CLAUDE_TOOL_MATCHER = 'AskUserQuestion|ExitPlanMode';
 
 /** The attention hook, shared with copilot's plugin (harness/events-hook.ts). */
 export const CLAUDE_EVENTS_HOOK = EVENTS_HOOK;
@@ -43,7 +50,7 @@ export const CLAUDE_SETTINGS = JSON.stringify({
       event,
       [
         ...(event === 'SessionStart' ? [{ hooks: [{ type: 'command', command: CLAUDE_CAPTURE_HOOK }] }] : []),
-        { hooks: [{ type: 'command', command: CLAUDE_EVENTS_HOOK }] },
+        { ...(event === 'PreToolUse' || event === 'PostToolUse' ? { matcher: CLAUDE_TOOL_MATCHER } : {}), hooks: [{ type: 'command', command: CLAUDE_EVENTS_HOOK }] },
       ],
     ]),
   ),

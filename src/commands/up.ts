@@ -74,7 +74,7 @@ export async function runUp(session: string | undefined, opts: UpOptions, deps: 
         hosts: reach === null ? null : reach.dashboardHosts(hosts, reach.settings, context),
       });
     return runFleet(deps, {
-      rerunKey: settings.rerunKey, idleMs, nextKey: settings.nextKey, bell, notifyCommand: settings.notifyCommand, load, ui, hosts,
+      rerunKey: settings.rerunKey, idleMs, nextKey: settings.nextKey, bell, notifyCommand: settings.notifyCommand, notify: settings.notify, load, ui, hosts,
       adoptPanes: opts.adopt === true,
     });
   }

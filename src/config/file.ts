@@ -37,6 +37,8 @@ function firstProblem(file: string, error: z.ZodError): ConfigError {
   const issue = error.issues[0];
   if (issue?.code === 'unrecognized_keys') {
     const [key = '?'] = issue.keys;
+    // A key inside an object (notify's) is named by its path; the known ones are in the object's own message.
+    if (issue.path.length > 0) return new ConfigError(file, [...issue.path.map(String), key].join('.'), 'unknown key');
     return new ConfigError(file, key, `unknown key (known: ${CONFIG_KEYS.join(', ')})`);
   }
   const key = issue?.path.map(String).join('.') ?? '';

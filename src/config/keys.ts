@@ -4,6 +4,7 @@
 import * as z from 'zod';
 import { hostProblem } from '../remote/host-name.js';
 import { HARNESS_NAMES, type HarnessName } from '../harness/names.js';
+import { NOTIFY_DEFAULTS, notifySchema, notifySettings, type NotifySettings } from './notify-schema.js';
 import { DEFAULT_WORKTREE_DIR, GROUP_BY, TMUX_KEY, type GroupBy } from './values.js';
 
 export const configKeys = {
@@ -35,7 +36,12 @@ export const configKeys = {
     schema: z.string({ error: 'expected a string' }).trim().min(1, { error: 'expected a command' }).nullable(),
     default: null as string | null,
     flag: '--notify-command',
-    about: 'run by /bin/sh when a task starts waiting for you (FLEETCOM_* variables say which)',
+    about: 'run by /bin/sh when a task needs you, under the notify rules (FLEETCOM_* variables say which)',
+  },
+  notify: {
+    schema: notifySchema.transform(notifySettings),
+    default: NOTIFY_DEFAULTS as NotifySettings,
+    about: 'when a task that needs you raises an alert (delaySeconds, cooldownSeconds, whenWatching) and where it goes (targets)',
   },
   hosts: {
     schema: z.array(z.string({ error: 'expected a host name' }).superRefine((host, ctx) => {
@@ -104,6 +110,7 @@ export interface Settings {
   groupBy: GroupBy;
   nextKey: string;
   notifyCommand: string | null;
+  notify: NotifySettings;
   hosts: string[];
   sshCommand: string[];
   remoteCommand: string[];
@@ -121,6 +128,7 @@ export const configFileSchema = z.strictObject({
   groupBy: configKeys.groupBy.schema.optional(),
   nextKey: configKeys.nextKey.schema.optional(),
   notifyCommand: configKeys.notifyCommand.schema.optional(),
+  notify: configKeys.notify.schema.optional(),
   hosts: configKeys.hosts.schema.optional(),
   sshCommand: configKeys.sshCommand.schema.optional(),
   remoteCommand: configKeys.remoteCommand.schema.optional(),

@@ -11,6 +11,7 @@ import { TAGGED_GLYPH } from '../fleet/supervisor/glyphs.js';
 import { formatAge } from '../format-age.js';
 import type { HostStatus } from './host-rows.js';
 import { glyphOf, historyShown, shownSections, selectedRow, type Mode, type Row, type Ui } from './model.js';
+import { NARROW_HELP, NARROW_WIDTH, narrowHeader, narrowLabel, narrowRowLine } from './view-narrow.js';
 
 export type LineStyle = 'plain' | 'header' | 'title' | 'selected' | 'status' | 'waiting' | 'permission';
 
@@ -104,10 +105,11 @@ interface Body {
 
 function listBody(frame: Frame, width: number): Body {
   const { rows, ui, home } = frame;
+  const narrow = width < NARROW_WIDTH;
   const shown = shownSections(rows, ui, home);
   const order = shown.flatMap((s) => s.rows);
   const chosen = selectedRow(order, ui);
-  const labelWidth = Math.max(0, ...rows.map((r) => cellWidth(r.label)));
+  const labelWidth = Math.max(0, ...rows.map((r) => cellWidth(narrow ? narrowLabel(r) : r.label)));
   const body: Body = { lines: [], styles: [], ids: [], selectedLine: 0 };
   const push = (line: string, style: LineStyle, id: number | null) => {
     body.lines.push(line);
@@ -122,17 +124,21 @@ function listBody(frame: Frame, width: number): Body {
       if (selected) body.selectedLine = body.lines.length;
       const style: LineStyle = selected ? 'selected' : row.attention === 'permission' || row.attention === 'waiting' ? row.attention : 'plain';
       // A host's row has no pane here: the loop reads no screen for it.
-      push(rowLine(row, selected, labelWidth, width), style, row.remote ? null : row.id);
+      const line = narrow ? narrowRowLine(row, selected, labelWidth, width) : rowLine(row, selected, labelWidth, width);
+      push(line, style, row.remote ? null : row.id);
     }
   };
   for (const section of shown.filter((s) => s.host === undefined)) {
-    push(fit(`${section.title} (${section.rows.length})`, width), 'title', null);
+    if (!narrow) push(fit(`${section.title} (${section.rows.length})`, width), 'title', null);
     pushRows(section);
   }
-  // Every host has its line, answered or not: the reason ssh gave for one that did not.
+  // Every host has its line, answered or not: the reason ssh gave for one that did not
+  // (narrow: only then, its tasks' lines name it).
   for (const host of frame.hosts ?? []) {
     const section = shown.find((s) => s.host === host.host);
-    push(fit(host.note === null ? `${host.host} (${section?.rows.length ?? 0})` : `${host.host}: ${host.note}`, width), 'title', null);
+    if (!narrow || host.note !== null) {
+      push(fit(host.note === null ? `${host.host} (${section?.rows.length ?? 0})` : `${host.host}: ${host.note}`, width), 'title', null);
+    }
     pushRows(section);
   }
   return body;
@@ -141,7 +147,7 @@ function listBody(frame: Frame, width: number): Body {
 function body(frame: Frame, width: number): Body {
   const mode = frame.ui.mode;
   if (mode.kind === 'help') {
-    const lines = HELP.map((l) => fit(`  ${l}`, width));
+    const lines = (width < NARROW_WIDTH ? NARROW_HELP : HELP).map((l) => fit(`  ${l}`, width));
     return { lines, styles: lines.map(() => 'plain'), ids: lines.map(() => null), selectedLine: 0 };
   }
   if (mode.kind === 'load' || mode.kind === 'adopt') {
@@ -165,7 +171,8 @@ export function render(frame: Frame): Screen {
   const width = Math.max(1, frame.width);
   const height = Math.max(1, frame.height);
   const { ui, rows } = frame;
-  const header = spread(`fleetcom   ${headerCounts(rows)}`, `${GROUPING_TITLE[ui.grouping]} · ? help`, width);
+  const header = width < NARROW_WIDTH ? narrowHeader(rows, width)
+    : spread(`fleetcom   ${headerCounts(rows)}`, `${GROUPING_TITLE[ui.grouping]} · ? help`, width);
   if (height < 3) {
     const lines = [header, fit(statusText(ui.mode, ui), width)].slice(0, height);
     return { lines, styles: (['header', 'status'] as const).slice(0, height), visible: [], scroll: 0 };

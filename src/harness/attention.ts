@@ -22,6 +22,10 @@ export interface AttentionSignal {
   message: string | null;
   /** True when the payload starts a conversation in the pane (claude SessionStart, e.g. /clear). */
   starts: boolean;
+  /** A question the agent asks (claude's AskUserQuestion, a plan to approve): its text is the message. */
+  question?: boolean;
+  /** A generic prompt for what a question already said (claude's permission_prompt Notification after it). */
+  yieldsToQuestion?: boolean;
 }
 
 export interface AttentionState {
@@ -31,13 +35,18 @@ export interface AttentionState {
   message: string | null;
   /** The pane's current conversation: events for any other id are not the task's. */
   conversation: string | null;
+  /** The wait is a question the agent asked (its text in `message`), not the end of a turn. */
+  question?: boolean;
 }
 
 /** Longest `message` kept: enough for a notification line, bounded against a forged payload. */
 const MESSAGE_MAX = 200;
 
 // Unknown keys are fine (new client versions add keys); the known ones must have these types.
-const CLAUDE_EVENT = { hook_event_name: 'string', session_id: 'string', notification_type: 'string?', message: 'string?' } as const;
+const CLAUDE_EVENT = { hook_event_name: 'string', session_id: 'string', notification_type: 'string?', message: 'string?', tool_name: 'string?' } as const;
+
+/** claude's tools that stop the turn for the user's answer (the overlay's PreToolUse matcher). */
+export const CLAUDE_QUESTION_TOOLS = ['AskUserQuestion', 'ExitPlanMode'] as const;
 const CODEX_NOTIFY = { type: 'string', 'thread-id': 'string' } as const;
 
 interface ClaudeEvent {
@@ -45,6 +54,8 @@ interface ClaudeEvent {
   session_id: string;
   notification_type?: string;
   message?: string;
+  tool_name?: string;
+  tool_input?: unknown;
 }
 
 export type SignalResult = { kind: 'signal'; signal: AttentionSignal } | { kind: 'ignored'; why: string };
@@ -66,16 +77,44 @@ export function claudeSignal(payload: unknown): SignalResult {
       return signal({ ...base, attention: 'waiting', starts: true });
     case 'SessionEnd':
       return signal({ ...base, attention: null });
+    case 'PreToolUse':
+    case 'PostToolUse': {
+      const tool = data.tool_name ?? '';
+      if (!(CLAUDE_QUESTION_TOOLS as readonly string[]).includes(tool)) return { kind: 'ignored', why: `${event} of tool ${JSON.stringify(tool)}` };
+      // Answered: the turn goes on.
+      if (event === 'PostToolUse') return signal({ ...base, attention: 'working' });
+      return signal({ ...base, attention: 'waiting', question: true, message: questionText(tool, data.tool_input) });
+    }
     case 'Notification': {
       const message = cleanMessage(data.message);
-      if (data.notification_type === 'permission_prompt') return signal({ ...base, attention: 'permission', message });
+      // Measured on 2.1.197 and 2.1.332: a question's PreToolUse is followed by this, saying only
+      // "Claude needs your permission"; it must not replace the question.
+      if (data.notification_type === 'permission_prompt') return signal({ ...base, attention: 'permission', message, yieldsToQuestion: true });
       // idle_prompt comes about 60 s after a Stop: still waiting, now with claude's words for it.
-      if (data.notification_type === 'idle_prompt') return signal({ ...base, attention: 'waiting', message });
+      if (data.notification_type === 'idle_prompt') return signal({ ...base, attention: 'waiting', message, yieldsToQuestion: true });
       return { kind: 'ignored', why: `Notification of type ${JSON.stringify(data.notification_type ?? null)}` };
     }
     default:
       return { kind: 'ignored', why: `hook ${JSON.stringify(event)} carries no attention` };
   }
+}
+
+/**
+ * What the user is asked: AskUserQuestion's first question (and how many more), or the first
+ * line of the plan ExitPlanMode submits. Only these strings leave the payload.
+ */
+function questionText(tool: string, input: unknown): string {
+  const record = typeof input === 'object' && input !== null ? (input as Record<string, unknown>) : {};
+  if (tool === 'ExitPlanMode') {
+    const plan = typeof record.plan === 'string' ? record.plan.split('\n').map((l) => l.replace(/^[#>*\s-]+/, '').trim()).find((l) => l !== '') : undefined;
+    return cleanMessage(plan === undefined ? 'Claude has a plan for you to approve' : `Plan to approve: ${plan}`) ?? 'Claude has a plan for you to approve';
+  }
+  const questions = Array.isArray(record.questions) ? record.questions : [];
+  const first = questions[0];
+  const text = typeof first === 'object' && first !== null && typeof (first as Record<string, unknown>).question === 'string'
+    ? ((first as Record<string, unknown>).question as string) : null;
+  const more = questions.length > 1 ? ` (+${questions.length - 1} more)` : '';
+  return cleanMessage(text === null ? 'Claude has a question for you' : `${text}${more}`) ?? 'Claude has a question for you';
 }
 
 /** One codex notify payload (a capture-file line): a completed turn waits for the user. */
@@ -107,15 +146,18 @@ export function applySignal(state: AttentionState, signal: AttentionSignal, now:
   if (conversation !== null && signal.sessionId !== conversation) {
     return { kind: 'ignored', why: `${signal.event} of conversation ${signal.sessionId}, not the task's ${conversation}` };
   }
+  // A question is waiting already, and says more than the generic prompt that follows it.
+  if (state.question === true && signal.yieldsToQuestion === true) return { kind: 'same', state: { ...state, conversation } };
   const attention = signal.attention;
-  if (attention === state.attention) {
+  const question = signal.question === true;
+  if (attention === state.attention && question === (state.question === true)) {
     const message = signal.message ?? (attention === 'waiting' || attention === 'permission' ? state.message : null);
     return { kind: 'same', state: { ...state, conversation, message } };
   }
   return {
     kind: 'changed',
     from: state.attention,
-    state: { attention, since: attention === null ? null : now, message: signal.message, conversation },
+    state: { attention, since: attention === null ? null : now, message: signal.message, conversation, ...(question ? { question } : {}) },
   };
 }
 

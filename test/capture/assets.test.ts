@@ -27,8 +27,12 @@ describe('claude-settings.json', () => {
     const settings = JSON.parse(CLAUDE_SETTINGS) as { hooks: Record<string, Array<{ hooks: Array<{ type: string; command: string }> }>> };
     const capture = `[ "\${CLAUDE_CODE_SESSION_KIND-}" = bg ] || [ -n "\${CLAUDE_JOB_DIR-}" ] || { ${ENSURE_CAPTURE_DIR} && cat > "$FLEETCOM_CAPTURE_FILE"; }`;
     expect(settings.hooks.SessionStart?.[0]).toEqual({ hooks: [{ type: 'command', command: capture }] });
-    expect(Object.keys(settings.hooks).sort()).toEqual(['Notification', 'SessionEnd', 'SessionStart', 'Stop', 'UserPromptSubmit']);
-    for (const groups of Object.values(settings.hooks)) expect(groups.at(-1)).toEqual({ hooks: [{ type: 'command', command: CLAUDE_EVENTS_HOOK }] });
+    expect(Object.keys(settings.hooks).sort()).toEqual(['Notification', 'PostToolUse', 'PreToolUse', 'SessionEnd', 'SessionStart', 'Stop', 'UserPromptSubmit']);
+    for (const [event, groups] of Object.entries(settings.hooks)) {
+      // The tool hooks only for the tools that wait for the user: a shell per other tool call would be waste.
+      const matcher = event.endsWith('ToolUse') ? { matcher: 'AskUserQuestion|ExitPlanMode' } : {};
+      expect(groups.at(-1)).toEqual({ ...matcher, hooks: [{ type: 'command', command: CLAUDE_EVENTS_HOOK }] });
+    }
     expect(JSON.stringify(JSON.parse(CLAUDE_SETTINGS))).toBe(CLAUDE_SETTINGS);
   });
 

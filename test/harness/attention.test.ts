@@ -45,6 +45,36 @@ describe('claude hook payloads (recorded on 2.1.197)', () => {
     expect(JSON.stringify(result)).not.toContain(String(prompt?.prompt));
   });
 
+  it('a question (AskUserQuestion\'s PreToolUse) waits with its text, the permission_prompt after it changes nothing, PostToolUse works again', () => {
+    // The order measured on 2.1.197 and 2.1.332 (spec/real-clients.md): PreToolUse, Notification, PostToolUse, Stop.
+    const base = { session_id: SID, transcript_path: '/t', cwd: '/w' };
+    const questions = [{ question: 'Deploy to prod now?', header: 'Deploy', options: [{ label: 'Yes' }, { label: 'No' }], multiSelect: false }];
+    const payloads = [
+      { ...base, hook_event_name: 'UserPromptSubmit', prompt: 'go' },
+      { ...base, hook_event_name: 'PreToolUse', tool_name: 'AskUserQuestion', tool_input: { questions } },
+      { ...base, hook_event_name: 'Notification', notification_type: 'permission_prompt', message: 'Claude needs your permission' },
+    ];
+    const asked = run(payloads, claudeSignal, { ...NO_ATTENTION, conversation: SID });
+    expect(asked.seen).toEqual(['working', 'waiting']);
+    expect(asked.state).toMatchObject({ attention: 'waiting', question: true, message: 'Deploy to prod now?', since: 2000 });
+    const answered = run([{ ...base, hook_event_name: 'PostToolUse', tool_name: 'AskUserQuestion', tool_input: {} }, { ...base, hook_event_name: 'Stop' }], claudeSignal, asked.state);
+    expect(answered.seen).toEqual(['working', 'waiting']);
+    expect(answered.state.question).toBeUndefined();
+    // Two questions at once, and a plan to approve.
+    const two = claudeSignal({ ...base, hook_event_name: 'PreToolUse', tool_name: 'AskUserQuestion', tool_input: { questions: [...questions, { question: 'And staging?' }] } });
+    expect(two.kind === 'signal' && two.signal.message).toBe('Deploy to prod now? (+1 more)');
+    const plan = claudeSignal({ ...base, hook_event_name: 'PreToolUse', tool_name: 'ExitPlanMode', tool_input: { plan: '\n## Refactor the parser\n1. split' } });
+    expect(plan).toMatchObject({ kind: 'signal', signal: { attention: 'waiting', question: true, message: 'Plan to approve: Refactor the parser' } });
+    const junk = claudeSignal({ ...base, hook_event_name: 'PreToolUse', tool_name: 'AskUserQuestion', tool_input: 'x' });
+    expect(junk.kind === 'signal' && junk.signal.message).toBe('Claude has a question for you');
+  });
+
+  it('a permission prompt with no question before it is a permission, as before', () => {
+    const step = applySignal({ attention: 'working', since: 1, message: null, conversation: SID },
+      (claudeSignal({ session_id: SID, hook_event_name: 'Notification', notification_type: 'permission_prompt', message: 'Claude needs your permission' }) as { kind: 'signal'; signal: never }).signal, 2);
+    expect(step).toMatchObject({ kind: 'changed', state: { attention: 'permission', message: 'Claude needs your permission' } });
+  });
+
   it('ignore hooks that carry no attention (PreToolUse, PermissionRequest)', () => {
     for (const event of ['PreToolUse', 'PermissionRequest']) {
       const payload = recorded.find((p) => p.hook_event_name === event);

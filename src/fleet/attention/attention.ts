@@ -54,6 +54,7 @@ export class AttentionBoard {
     const fromCapture = rule.conversationFromCapture;
     if (fromCapture) entry.state = { ...entry.state, conversation: this.captureConversation(task) };
     const before = entry.state.attention;
+    const beforeQuestion = entry.state.question === true;
     let notify = false;
     const ignored: string[] = [];
     const now = this.deps.now();
@@ -74,13 +75,13 @@ export class AttentionBoard {
         continue;
       }
       entry.state = step.state;
-      if (step.kind === 'changed') notify = worthNotifying(step.from, step.state.attention, result.signal);
+      if (step.kind === 'changed') notify = worthNotifying(step.from, step.state.attention, result.signal) || result.signal.question === true;
     }
     // The codex notifier appends every payload to the capture file; most are not attention's.
     if (ignored.length > 0 && rule.file === 'events') {
       this.deps.log(`task ${task.id}: ignored ${ignored.length} event(s): ${ignored[0]}${ignored.length > 1 ? ', …' : ''}`);
     }
-    if (entry.state.attention === before) return null;
+    if (entry.state.attention === before && (entry.state.question === true) === beforeQuestion) return null;
     return { task, from: before, state: entry.state, notify: notify && !opts.quiet };
   }
 

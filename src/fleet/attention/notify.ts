@@ -1,8 +1,6 @@
-// Telling the user that a task needs them: the terminal bell in the task's own window (tmux's
-// monitor-bell / bell-action then decide what the user sees or hears) and an optional command
-// of the user's. The command string is the user's, run as written by /bin/sh; what the agent
-// said reaches it only through environment variables, never spliced into a shell string.
-import { spawn } from 'node:child_process';
+// The terminal bell in the task's own window when it comes to need the user, at once (tmux's
+// monitor-bell / bell-action then decide what the user sees or hears; the window's mark is
+// only a mark). Alerts that reach the user elsewhere go through the rules: alerts.ts.
 import { closeSync, constants, fstatSync, openSync, writeSync } from 'node:fs';
 import type { AttentionChange } from './attention.js';
 import { labelOf } from '../supervisor/task.js';
@@ -10,10 +8,6 @@ import { labelOf } from '../supervisor/task.js';
 export interface NotifyOptions {
   /** Ring the bell in the task's window (default on). */
   bell: boolean;
-  /** The user's `--notify-command`, or null. */
-  command: string | null;
-  /** The supervisor's environment, which the command inherits. */
-  env: Record<string, string>;
 }
 
 export interface NotifyDeps {
@@ -22,8 +16,6 @@ export interface NotifyDeps {
   log: (line: string) => void;
 }
 
-/** A command still running after this long is stopped (its process group): it cannot pile up. */
-const COMMAND_TIMEOUT_MS = 60_000;
 const PTY = /^\/dev\/pts\/[0-9]+$/;
 
 /** The sentence shown and sent for a task that needs the user. */
@@ -33,24 +25,10 @@ export function attentionText(change: Pick<AttentionChange, 'task' | 'state'>): 
   return change.state.attention === 'permission' ? `${label} needs your permission` : `${label} is waiting for you`;
 }
 
-/** The environment of the notify command: the supervisor's plus what happened, by name. */
-export function notifyEnv(base: Record<string, string>, change: AttentionChange): Record<string, string> {
-  return {
-    ...base,
-    FLEETCOM_TASK_ID: String(change.task.id),
-    FLEETCOM_TASK_LABEL: labelOf(change.task),
-    FLEETCOM_ATTENTION: change.state.attention ?? '',
-    FLEETCOM_MESSAGE: attentionText(change),
-    FLEETCOM_WINDOW_ID: change.task.windowId,
-    FLEETCOM_PANE_ID: change.task.paneId,
-  };
-}
-
 export function notifier(opts: NotifyOptions, deps: NotifyDeps): (change: AttentionChange) => void {
   return (change) => {
     if (!change.notify) return;
     if (opts.bell) void ringBell(change.task.paneId, deps);
-    if (opts.command !== null) runCommand(opts.command, notifyEnv(opts.env, change), deps.log);
   };
 }
 
@@ -82,28 +60,4 @@ async function ringBell(paneId: string, deps: NotifyDeps): Promise<void> {
   } finally {
     if (fd !== null) closeSync(fd);
   }
-}
-
-function runCommand(command: string, env: Record<string, string>, log: (line: string) => void): void {
-  let child;
-  try {
-    child = spawn('/bin/sh', ['-c', command], { env, stdio: 'ignore', detached: true });
-  } catch (error) {
-    log(`notify command: ${(error as Error).message}`);
-    return;
-  }
-  const timer = setTimeout(() => {
-    try {
-      if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
-    } catch {
-      // already gone
-    }
-  }, COMMAND_TIMEOUT_MS);
-  timer.unref();
-  child.on('error', (error) => log(`notify command: ${error.message}`));
-  child.on('exit', (code, signal) => {
-    clearTimeout(timer);
-    if (code !== 0) log(`notify command ended with ${signal ?? `status ${code}`}`);
-  });
-  child.unref();
 }

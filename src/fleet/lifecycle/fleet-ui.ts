@@ -1,5 +1,6 @@
 // What the fleet loop offers a user interface and needs back from it. `up` passes the
 // dashboard in (or none, headless), so the fleet layer never imports the dashboard.
+import type { RemoteAttention } from '../attention/alerts.js';
 import type { WorktreeStatus } from '../../worktree-record.js';
 import type { ReplyTo, Request } from '../../control/protocol.js';
 import type { AttentionState } from '../../harness/index.js';
@@ -27,6 +28,8 @@ export interface FleetUiContext {
   scratchDir: string;
   now: () => number;
   log: (line: string) => void;
+  /** A host's task as the dashboard's feed saw it, to the alert rules (with what it was before). */
+  remoteAttention?: (task: RemoteAttention, previous: RemoteAttention['attention'] | undefined) => void;
 }
 
 export interface FleetUi {

@@ -23,6 +23,9 @@ import { acquireLock, releaseLock } from './lock.js';
 import { fleetRecovery } from '../recovery/recovery-writer.js';
 import { nextBinding } from '../attention/next-key.js';
 import { notifier } from '../attention/notify.js';
+import { Alerts } from '../attention/alerts.js';
+import { listClients } from '../../tmux/clients.js';
+import type { NotifySettings } from '../../config/notify-schema.js';
 import { rerunBinding, restoreKey } from '../rerun/rerun-key.js';
 import { cliPaths } from '../runtime-files.js';
 import { Supervisor } from '../supervisor/supervisor.js';
@@ -43,8 +46,10 @@ export interface FleetOptions {
   nextKey: string;
   /** Ring the bell in a task's window when its turn ends or it asks for a permission. */
   bell: boolean;
-  /** The user's command run on the same transitions, or null. */
+  /** The user's command run by /bin/sh for an alert, or null (a target like notify's own). */
   notifyCommand: string | null;
+  /** The alert rules and targets (config `notify`). */
+  notify: NotifySettings;
   /** Tasks of a recipe to load at start (already resolved by the CLI). */
   load: RecipeTask[];
   /** The user interface (the dashboard), or null: log lines go to stderr. */
@@ -98,10 +103,16 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
   const root = captureRoot(env);
 
   let onChange = () => {};
-  const notify = notifier(
-    { bell: opts.bell, command: opts.notifyCommand, env },
-    { paneTty: (paneId) => displayMessage(tmux, paneId, '#{pane_tty}'), log },
-  );
+  const notify = notifier({ bell: opts.bell }, { paneTty: (paneId) => displayMessage(tmux, paneId, '#{pane_tty}'), log });
+  const alerts = new Alerts(opts.notify, opts.notifyCommand === null ? [] : [{ type: 'shell', command: opts.notifyCommand }], {
+    env, platform: process.platform, now: deps.now, log,
+    clients: () => listClients(tmux),
+    clientTtys: async () => (await listClients(tmux)).map((c) => c.tty),
+    attentionNow: (taskId) => {
+      const task = supervisor.taskList().find((t) => t.id === taskId);
+      return task === undefined ? null : supervisor.attentionOf(task);
+    },
+  });
   const supervisor = new Supervisor({
     tmux: fleetTmux(tmux, sessionId, primed),
     statePath: files.state,
@@ -121,6 +132,7 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
     onChange: () => onChange(),
     onAttention: (change) => {
       notify(change);
+      alerts.local(change);
       ui?.changed();
     },
   });
@@ -140,6 +152,7 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
   let wakeups: Wakeups | null = null;
   let guard: Guard | null = null;
   const closeServer = async () => {
+    alerts.stop();
     wakeups?.stop();
     guard?.stop();
     server.close();
@@ -251,6 +264,7 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
     tmux, sessionId, pane,
     fleet: { tasks: () => supervisor.taskList(), attention: (task) => supervisor.attentionOf(task), handle, worktreeStatus: (path) => supervisor.worktreeStatus(path) },
     quit: down, env, cwd: deps.cwd, home, sessionDir: sessionDir(env), scratchDir: files.dir, now: deps.now, log,
+    remoteAttention: (task, previous) => alerts.remote(task, previous),
   }) ?? null;
 
   // An empty start: point at a snapshot of a fleet that did not shut down (shown in the dashboard too).

@@ -1,5 +1,5 @@
-// The dashboard's visible screen (it draws on the alternate screen: no history), and waiting
-// until it shows something, with the screen in the error when it never does.
+// Reading the dashboard as a user sees it: the pane's visible screen (the dashboard draws on
+// the alternate screen: no history), waited for until it shows what a test expects.
 import type { Sandbox } from './sandbox.js';
 import { waitFor } from './wait-for.js';
 
@@ -13,3 +13,7 @@ export function waitForScreen(sb: Sandbox, pane: string, needle: RegExp, what: s
     throw new Error(`${e.message}\n--- dashboard ---\n${await screen(sb, pane).catch(() => '(gone)')}`);
   });
 }
+
+/** The window tmux shows in the session now. */
+export const activeWindow = async (sb: Sandbox, session: string) =>
+  (await sb.tmux('list-windows', '-t', session, '-F', '#{window_active} #{window_id}')).split('\n').find((l) => l.startsWith('1 '))?.slice(2);
