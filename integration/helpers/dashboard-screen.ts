@@ -5,11 +5,13 @@ import { waitFor } from './wait-for.js';
 
 export const screen = (sb: Sandbox, pane: string) => sb.ops.capturePane(pane, { history: false });
 
-export function waitForScreen(sb: Sandbox, pane: string, needle: RegExp, what: string): Promise<string> {
+// 45 s: a screen often waits on an action the supervisor runs (a load, an adoption) and then a
+// redraw; on a loaded 2-core machine beside the real-client suite that took over 20 s once.
+export function waitForScreen(sb: Sandbox, pane: string, needle: RegExp, what: string, timeout = 45_000): Promise<string> {
   return waitFor(async () => {
     const text = await screen(sb, pane);
     return needle.test(text) ? text : false;
-  }, { what: `the dashboard to show ${what} (${String(needle)})` }).catch(async (e: Error) => {
+  }, { what: `the dashboard to show ${what} (${String(needle)})`, timeout }).catch(async (e: Error) => {
     throw new Error(`${e.message}\n--- dashboard ---\n${await screen(sb, pane).catch(() => '(gone)')}`);
   });
 }
