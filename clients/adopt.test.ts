@@ -62,9 +62,12 @@ describe.each(clientsOf('claude'))('$agent $version (Node $node) started by hand
     // /clear: claude rewrites its registry record; the task follows once the new one holds a message.
     await submit(w.sb, pane, '/clear');
     await submit(w.sb, pane, 'after clear');
-    await waitFor(async () => (await w.fleet.task(id)).conversationId !== first, { what: 'the /clear followed', timeout: REPLY_MS });
-    const cleared = (await w.fleet.task(id)).conversationId!;
-    expect(cleared).not.toBe(first);
+    // Between /clear and the new conversation's first message the task names none (an empty
+    // conversation cannot be resumed): wait for the new id itself, not just for the old one to go.
+    const cleared = await waitFor(async () => {
+      const c = (await w.fleet.task(id)).conversationId;
+      return c && c !== first ? c : null;
+    }, { what: 'the /clear followed to the new conversation', timeout: REPLY_MS });
 
     await submit(w.sb, pane, '/exit');
     const exited = await waitExited(w.sb, w.fleet, await w.fleet.task(id));
