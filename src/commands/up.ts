@@ -73,8 +73,12 @@ export async function runUp(session: string | undefined, opts: UpOptions, deps: 
         ...context, grouping, idleMs, input: process.stdin, output: process.stdout, stderr: deps.stderr,
         hosts: reach === null ? null : reach.dashboardHosts(hosts, reach.settings, context),
       });
+    // No dashboard to ask the hosts: a loop of its own does, when there is anywhere to alert.
+    const alerting = settings.notify.targets.length > 0 || settings.notifyCommand !== null;
+    const watcher = dashboard !== null || hosts.length === 0 || !alerting ? null : await import('./host-alerts.js');
+    const watchHosts = watcher === null ? null : (context: FleetUiContext) => watcher.watchHostsForAlerts(hosts, hostSettings(deps), context);
     return runFleet(deps, {
-      rerunKey: settings.rerunKey, idleMs, nextKey: settings.nextKey, bell, notifyCommand: settings.notifyCommand, notify: settings.notify, load, ui, hosts,
+      rerunKey: settings.rerunKey, idleMs, nextKey: settings.nextKey, bell, notifyCommand: settings.notifyCommand, notify: settings.notify, load, ui, hosts, watchHosts,
       adoptPanes: opts.adopt === true,
     });
   }

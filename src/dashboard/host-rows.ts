@@ -36,6 +36,9 @@ export interface HostStatus {
 
 export const ASKING = 'asking…';
 
+/** Pause between the end of one round of asking the hosts and the next. */
+export const HOST_POLL_MS = 2_000;
+
 /** The row ids of hosts' tasks: one per (host, task id), kept while the dashboard runs. */
 export class HostRowIds {
   private readonly ids = new Map<string, number>();

@@ -13,7 +13,7 @@ import { perform, type ActionDeps } from './actions.js';
 import { decodeKeys } from './input.js';
 import { handleKey, openAdopt, openHistory, openLoad, type Action } from './keys.js';
 import { rowsToRead, type KnownLine } from './line-reads.js';
-import { hostRows, hostStatuses, HostRowIds, type HostAnswer } from './host-rows.js';
+import { HOST_POLL_MS, hostRows, hostStatuses, HostRowIds, type HostAnswer } from './host-rows.js';
 import { initialUi, latestLine, rowOf, type Grouping, type Ui } from './model.js';
 import { render, type LineStyle } from './view.js';
 
@@ -76,8 +76,6 @@ const SOON_MS = 30;
 const KEPT_LOG_LINES = 500;
 /** Lines above the screen read too: a pane made smaller pushes its last output up there. */
 const HISTORY_LINES = 30;
-/** Pause between the end of one round of asking the hosts and the next. */
-export const HOST_POLL_MS = 2_000;
 
 export function startDashboard(deps: DashboardDeps): Dashboard {
   const { input, output } = deps;

@@ -17,7 +17,7 @@ import { adoptLeftTasks } from '../adoption/adoption.js';
 import { CaptureWatchers } from '../ids/capture-watchers.js';
 import { downInOrder } from './down-order.js';
 import { fleetLog } from './fleet-log.js';
-import type { FleetUi, StartUi } from './fleet-ui.js';
+import type { FleetUi, FleetUiContext, StartUi } from './fleet-ui.js';
 import { openControl } from './control-endpoint.js';
 import { acquireLock, releaseLock } from './lock.js';
 import { fleetRecovery } from '../recovery/recovery-writer.js';
@@ -54,6 +54,8 @@ export interface FleetOptions {
   load: RecipeTask[];
   /** The user interface (the dashboard), or null: log lines go to stderr. */
   ui: StartUi | null;
+  /** Without a dashboard: asks the hosts for the alerts alone (the dashboard's feed does it otherwise); returns its stop. */
+  watchHosts?: ((context: FleetUiContext) => () => void) | null;
   /** The hosts the dashboard and `next` reach (config `hosts`, up --hosts); none: this machine only. */
   hosts?: readonly string[];
   /** Adopt the panes of this tmux session running agents started by hand (up --adopt). */
@@ -260,18 +262,21 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
   };
   for (const s of SIGNALS) process.on(s, onSignal);
 
-  ui = opts.ui?.({
+  const context: FleetUiContext = {
     tmux, sessionId, pane,
     fleet: { tasks: () => supervisor.taskList(), attention: (task) => supervisor.attentionOf(task), handle, worktreeStatus: (path) => supervisor.worktreeStatus(path) },
     quit: down, env, cwd: deps.cwd, home, sessionDir: sessionDir(env), scratchDir: files.dir, now: deps.now, log,
     remoteAttention: (task, previous) => alerts.remote(task, previous),
-  }) ?? null;
+  };
+  ui = opts.ui?.(context) ?? null;
+  const stopWatchingHosts = opts.watchHosts?.(context) ?? null;
 
   // An empty start: point at a snapshot of a fleet that did not shut down (shown in the dashboard too).
   if (supervisor.size === 0) await recovery.pointAtAbandoned();
 
   const result = await stopped;
   for (const s of SIGNALS) process.off(s, onSignal);
+  stopWatchingHosts?.();
   ui?.close();
   ui = null;
   if (!result.down) {
