@@ -4,7 +4,9 @@
 // one is seen before anything is sent, and a call gives up once the supervisor has been
 // silent for its deadline. A long request is not cut off: the supervisor sends a keepalive
 // byte every KEEPALIVE_MS while it works on it (server.ts), so silence means it is not
-// working, whatever the request.
+// working, whatever the request. A supervisor stopped after the first look (the signal lands
+// late on a loaded machine, or Ctrl-Z mid-request) is looked for again while the call waits,
+// so it too is named within a keepalive or so rather than after the whole silence.
 import { connect } from 'node:net';
 import { dirname } from 'node:path';
 import { FleetError, NoFleetError } from '../errors.js';
@@ -38,7 +40,12 @@ export async function callSupervisor<R extends Request>(socketPath: string, requ
   const before = lockedSupervisor(lock);
   if (before?.stopped) throw stoppedError(before.pid);
   const silenceMs = opts.silenceMs ?? (request.op === 'down' ? DOWN_SILENCE_MS : SILENCE_MS);
-  const text = await exchange(socketPath, `${JSON.stringify({ v: PROTOCOL_VERSION, ...request })}\n`, silenceMs).catch((error: unknown) => {
+  const stoppedPid = () => {
+    const now = lockedSupervisor(lock);
+    return now?.stopped ? now.pid : null;
+  };
+  const text = await exchange(socketPath, `${JSON.stringify({ v: PROTOCOL_VERSION, ...request })}\n`, silenceMs, stoppedPid).catch((error: unknown) => {
+    if (error instanceof StoppedWhileWaiting) throw stoppedError(error.pid);
     if (error !== SILENT) throw error;
     const now = lockedSupervisor(lock);
     throw now?.stopped ? stoppedError(now.pid) : silentError(now?.pid ?? null, socketPath, silenceMs);
@@ -79,13 +86,34 @@ function silentError(pid: number | null, socketPath: string, silenceMs: number):
 /** Rejected with this when the supervisor stays silent for the deadline. */
 const SILENT = Symbol('silent');
 
+/** Rejected with this when the supervisor is seen stopped while the call waits. */
+class StoppedWhileWaiting {
+  constructor(readonly pid: number) {}
+}
+
+/** How often a waiting call looks whether the supervisor has been stopped meanwhile. */
+const STOPPED_LOOK_MS = KEEPALIVE_MS / 2;
+
 /** The reply's text: one JSON document, after any keepalive whitespace. */
-function exchange(socketPath: string, line: string, silenceMs: number): Promise<string> {
+function exchange(socketPath: string, line: string, silenceMs: number, stoppedPid: () => number | null): Promise<string> {
   return new Promise((resolve, reject) => {
     const socket = connect(socketPath);
     let reply = '';
     let timer: NodeJS.Timeout | undefined;
     let heard = 0;
+    // Most calls end before the first look; a look is one read of the lock and one of /proc.
+    const look = setInterval(() => {
+      const pid = stoppedPid();
+      if (pid === null) return;
+      end();
+      socket.destroy();
+      reject(new StoppedWhileWaiting(pid));
+    }, STOPPED_LOOK_MS);
+    const end = () => {
+      clearTimeout(timer);
+      clearInterval(look);
+      heard++;
+    };
     // The deadline is judged after one more turn of the event loop: a client that got no CPU
     // for the whole deadline (a loaded machine) runs its due timers before it reads what the
     // socket holds, and would call an answer that has arrived a silence.
@@ -94,6 +122,7 @@ function exchange(socketPath: string, line: string, silenceMs: number): Promise<
       const mark = ++heard;
       timer = setTimeout(() => setImmediate(() => {
         if (mark !== heard) return;
+        clearInterval(look);
         socket.destroy();
         reject(SILENT);
       }), silenceMs);
@@ -106,14 +135,12 @@ function exchange(socketPath: string, line: string, silenceMs: number): Promise<
       quiet();
     });
     socket.on('end', () => {
-      clearTimeout(timer);
-      heard++;
+      end();
       if (reply.trim() === '') reject(new FleetError('the supervisor closed the connection without a reply'));
       else resolve(reply);
     });
     socket.on('error', (error: NodeJS.ErrnoException) => {
-      clearTimeout(timer);
-      heard++;
+      end();
       reject(NO_FLEET_CODES.has(error.code ?? '') ? new NoFleetError() : new FleetError(`control socket ${socketPath}: ${error.message}`));
     });
   });

@@ -133,6 +133,27 @@ describe('a supervisor that does not answer', () => {
     }
   });
 
+  it('is named stopped when it is stopped after the call has begun, without waiting out the silence', async () => {
+    const socket = socketPath();
+    const supervisor = spawn('sleep', ['600'], { stdio: 'ignore' });
+    const server = createServer(() => {
+      // Stopped once the request is in: the first look before sending saw it running.
+      process.kill(supervisor.pid!, 'SIGSTOP');
+    });
+    await new Promise<void>((resolve) => server.listen(socket, resolve));
+    try {
+      writeLock(socket, supervisor.pid!);
+      // A silence far past the test's timeout: only the look while waiting can end this call.
+      await expect(callSupervisor(socket, { op: 'ls' }, { silenceMs: 600_000 })).rejects.toThrow(
+        `the supervisor (pid ${supervisor.pid}) is stopped and cannot answer; continue it with: kill -CONT ${supervisor.pid}`,
+      );
+    } finally {
+      server.close();
+      process.kill(supervisor.pid!, 'SIGCONT');
+      supervisor.kill('SIGKILL');
+    }
+  });
+
   it('keeps a long request alive with keepalives: silence, not length, ends a call', async () => {
     const socket = socketPath();
     const server = await listenControl(socket, async () => {
