@@ -36,7 +36,8 @@ describe('fleetcom adopt', () => {
       const s = await sb.agentStarts();
       return s.length >= 4 && s;
     }, { what: 'four agents started' });
-    const pidOf = (argv0: string, i = 0) => starts.filter((s) => s.agent === argv0)[i]!.pid;
+    // The two claudes start at once, in either order: the direct one is told by its --model.
+    const directClaudePid = starts.find((s) => s.agent === 'claude' && s.argv.includes('--model'))!.pid;
 
     const listed = await fleet.cli('adopt', '--json');
     expect(listed.exitCode, listed.stderr).toBe(0);
@@ -44,7 +45,7 @@ describe('fleetcom adopt', () => {
     expect([...panes.keys()].sort()).toEqual([direct, underSh, codex, grok].map((p) => p.paneId).sort());
     const claudeId = panes.get(direct.paneId)!.conversationId;
     expect(panes.get(direct.paneId)).toMatchObject({
-      agent: 'claude', pid: pidOf('claude'), command: 'claude', cwd: dir, underShell: false, ownWindow: true, adoptable: true,
+      agent: 'claude', pid: directClaudePid, command: 'claude', cwd: dir, underShell: false, ownWindow: true, adoptable: true,
       idFrom: expect.stringMatching(/^claude registry .*\/sessions\/\d+\.json$/), resumeCommand: `claude --resume '${claudeId}'`, why: null,
     });
     // The one under sh -c has a conversation but no message: resumable only from the first.
@@ -72,7 +73,7 @@ describe('fleetcom adopt', () => {
     expect(await sb.tmux('show-options', '-w', '-v', '-t', direct.windowId, '@fleetcom-task')).toBe(String(tasks.get(direct.paneId)!.id));
     expect(await sb.tmux('show-options', '-w', '-v', '-t', direct.windowId, 'remain-on-exit')).toBe('on');
     expect((await sb.tmux('show-hooks', '-w', '-t', direct.windowId)).trim()).toMatch(/^pane-died\[0\] wait-for -S fleetcom-died-/);
-    expect(process.kill(pidOf('claude'), 0)).toBe(true);
+    expect(process.kill(directClaudePid, 0)).toBe(true);
     expect((await sb.agentStarts()).length).toBe(4);
 
     const saved = await fleet.cli('save', '--stdout');
