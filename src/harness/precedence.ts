@@ -30,6 +30,10 @@ export function resolveId(evidence: RunEvidence, opts: ResolveOptions): Resolved
   const traced = owner(evidence.tracedId ?? null);
   if (usable(traced)) return { id: traced, source: 'process' };
 
+  // The capture file is gone (swept with its namespace): the id it named last, as recorded.
+  const before = captureLost(evidence) ? owner(evidence.capturedBefore ?? null) : null;
+  if (usable(before)) return { id: before, source: 'capture' };
+
   const pinned = owner(evidence.pinnedId);
   if (usable(pinned) && !leftPinned(evidence, pinned)) return { id: pinned, source: 'pinned' };
 
@@ -50,7 +54,12 @@ function leftPinned(evidence: RunEvidence, pinned: string): boolean {
   const harness = harnessFor(evidence.harness);
   if (harness.captureIsCurrent !== true || evidence.captureFile === null) return false;
   const file = readTextFile(evidence.captureFile);
-  if (file.kind !== 'text') return false;
+  if (file.kind !== 'text') return harness.isId(evidence.capturedBefore ?? null) && evidence.capturedBefore !== pinned;
   const newest = harness.parseCapture(file.text).at(-1);
   return newest !== undefined && harness.isId(newest) && newest !== pinned;
+}
+
+/** The run had a capture file that can no longer be read, though a capture was recorded from it. */
+function captureLost(evidence: RunEvidence): boolean {
+  return evidence.captureFile !== null && evidence.capturedBefore != null && readTextFile(evidence.captureFile).kind !== 'text';
 }

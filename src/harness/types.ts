@@ -73,6 +73,8 @@ export interface RunEvidence {
   endedAt: number | null;
   /** An adopted run: the id its agent process's own traces last named (harness/probe.ts). */
   tracedId?: string | null;
+  /** The id the capture file named when last read, for when the file has been lost since. */
+  capturedBefore?: string | null;
   /**
    * A run fleetcom did not start (an adopted hand-started agent): its start time says nothing
    * about which store entry is its own, so store correlation is never tried for it.

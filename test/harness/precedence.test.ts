@@ -64,6 +64,20 @@ describe('id precedence for claude', () => {
     expect(resolveId(claudeRun(home, { exitHint: run.exitHint, captureFile }), save)).toEqual(expected);
   });
 
+  it('keeps the id a lost capture file named (swept with its namespace), never falling back to the pin it left', () => {
+    const home = tempDir();
+    for (const id of [P, OTHER]) transcript(home, id);
+    const captureFile = path.join(tempDir(), 'gone', 'task-1-0.json');
+    expect(resolveId(claudeRun(home, { captureFile, capturedBefore: OTHER }), save)).toEqual({ id: OTHER, source: 'capture' });
+    // The recorded capture names a conversation with no message yet: none, not the older pin.
+    const fresh = 'cccccccc-bbbb-4ccc-8ddd-eeeeeeeeeeee';
+    expect(resolveId(claudeRun(home, { captureFile, capturedBefore: fresh }), save)).toBeNull();
+    // A capture file still there wins over the record (a /clear with nothing typed: none).
+    expect(resolveId(claudeRun(home, { captureFile: hookFile(fresh), capturedBefore: OTHER }), save)).toBeNull();
+    // A record that is not an id is input, and ignored: the pin stands as before.
+    expect(resolveId(claudeRun(home, { captureFile, capturedBefore: 'not-an-id' }), save)).toEqual({ id: P, source: 'pinned' });
+  });
+
   it('does not correlate a pinned claude, even when one transcript would match', () => {
     const home = tempDir();
     transcript(home, ID);

@@ -33,7 +33,7 @@ export function adoptTasks(
     // A record of an earlier run: the supervisor died during a rerun, after tmux had the new one.
     const current = record && record.run === run ? record : null;
     if (current) {
-      tasks.push({ ...current, ...common, lastOutputAt: Math.max(current.spawnedAt, pane.activity) });
+      tasks.push({ ...current, ...common, captured: current.captured ?? null, lastOutputAt: Math.max(current.spawnedAt, pane.activity) });
       continue;
     }
     const spec = decodeSpec(input.specs.get(pane.windowId), id, run);
@@ -41,7 +41,7 @@ export function adoptTasks(
     if (spec) {
       const { v: _version, ...fields } = spec;
       warnings.push(`state.json has no record of task ${id} run ${run}: adopted it from its window ${pane.windowId}`);
-      tasks.push({ ...fields, lastOutputAt: Math.max(spec.spawnedAt, pane.activity), ...fresh, exitHint: spec.exitHint });
+      tasks.push({ ...fields, lastOutputAt: Math.max(spec.spawnedAt, pane.activity), ...fresh, exitHint: spec.exitHint, captured: spec.captured ?? null });
       continue;
     }
     if (record) {

@@ -21,6 +21,7 @@ const specSchema = taskSchema
   .pick({
     id: true, run: true, cwd: true, name: true, group: true, tagged: true, harness: true, pinnedId: true, targetId: true,
     captureFile: true, home: true, spawnedAt: true, exitHint: true, everHeld: true, followed: true, tracedId: true, worktree: true,
+    captured: true,
   })
   .extend({ v: z.literal(SPEC_VERSION), command: z.string() });
 
@@ -29,10 +30,11 @@ export type WindowSpecRecord = z.infer<typeof specSchema>;
 type SpecFields = Omit<WindowSpecRecord, 'v'>;
 
 export function encodeSpec(task: SpecFields): string {
-  const { id, run, command, cwd, name, group, tagged, harness, pinnedId, targetId, captureFile, home, spawnedAt, exitHint, followed, tracedId, worktree } = task;
+  const { id, run, command, cwd, name, group, tagged, harness, pinnedId, targetId, captureFile, home, spawnedAt, exitHint, followed, tracedId, worktree, captured } = task;
   const spec: WindowSpecRecord = {
     v: SPEC_VERSION, id, run, command, cwd, name, group, tagged, harness, pinnedId, targetId, captureFile, home, spawnedAt, exitHint,
     everHeld: task.everHeld.slice(-HELD_KEPT), ...(followed ? { followed } : {}), ...(tracedId ? { tracedId } : {}), ...(worktree ? { worktree } : {}),
+    ...(captured ? { captured } : {}),
   };
   return Buffer.from(JSON.stringify(spec), 'utf8').toString('base64url');
 }

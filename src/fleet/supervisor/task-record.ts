@@ -51,6 +51,11 @@ export const taskSchema = z.object({
    * shell it runs under lives on; null for runs fleetcom started.
    */
   followed: followedSchema.nullable().optional(),
+  /**
+   * The id this run's capture file last named, kept here because the file can be lost with its
+   * namespace (a tmp cleaner sweeping the runtime dir): the task must not fall back to an older id.
+   */
+  captured: nullableString.optional(),
   /** The conversation the followed process's own traces named when last read (claude's registry, codex's open rollout). */
   tracedId: nullableString.optional(),
   /** The git worktree fleetcom made or shared for it (its cwd is the worktree's path). */

@@ -50,6 +50,7 @@ export function evidenceOf(task: TaskRecord): RunEvidence | null {
     spawnedAt: task.spawnedAt,
     endedAt: task.endedAt,
     tracedId: task.tracedId ?? null,
+    capturedBefore: task.captured ?? null,
     handStarted: Boolean(task.followed),
   };
 }

@@ -76,6 +76,17 @@ describe('adoption', () => {
     expect(nextId).toBe(4);
   });
 
+  it('keeps the id its capture last named: a capture swept with the runtime dir and state.json leaves the window to say it', () => {
+    const captured = '3e9f2d5a-4c8b-4d0f-9a2b-6c7d8e9f0a12';
+    const { tasks } = adoptTasks([pane()], null, input({ '@4': encodeSpec({ ...record, captured }) }));
+    expect(tasks[0]?.captured).toBe(captured);
+    // And from state.json's record, when it has one.
+    const state = { version: 1 as const, tmuxSession: '$0', namespace: null, nextId: 4, tasks: [{ ...record, windowId: '@4', paneId: '%7', exitStatus: null, killed: false, endedAt: null, captured }] };
+    expect(adoptTasks([pane()], state, input({})).tasks[0]?.captured).toBe(captured);
+    // A window record from before this field: no captured id.
+    expect(adoptTasks([pane()], null, input({ '@4': encodeSpec(record) })).tasks[0]?.captured).toBeNull();
+  });
+
   it('adopts a window with neither as unknown: no command, its window name as the label', () => {
     const { tasks, warnings } = adoptTasks([pane()], null, input({}));
     expect(tasks[0]).toMatchObject({ id: 3, command: null, name: 'rm -rf ~', harness: null, cwd: '/adopter' });
