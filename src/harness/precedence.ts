@@ -30,12 +30,16 @@ export function resolveId(evidence: RunEvidence, opts: ResolveOptions): Resolved
   const traced = owner(evidence.tracedId ?? null);
   if (usable(traced)) return { id: traced, source: 'process' };
 
+  // Read once, and only for a check below that needs it (reached only when the capture named nothing usable).
+  const needed = evidence.capturedBefore != null || harness.captureIsCurrent === true;
+  const file = needed && evidence.captureFile !== null ? readTextFile(evidence.captureFile) : null;
   // The capture file is gone (swept with its namespace): the id it named last, as recorded.
-  const before = captureLost(evidence) ? owner(evidence.capturedBefore ?? null) : null;
+  const lost = file !== null && file.kind !== 'text' && evidence.capturedBefore != null;
+  const before = lost ? owner(evidence.capturedBefore ?? null) : null;
   if (usable(before)) return { id: before, source: 'capture' };
 
   const pinned = owner(evidence.pinnedId);
-  if (usable(pinned) && !leftPinned(evidence, pinned)) return { id: pinned, source: 'pinned' };
+  if (usable(pinned) && !leftPinned(evidence, pinned, file)) return { id: pinned, source: 'pinned' };
 
   if (opts.correlate && evidence.pinnedId === null && evidence.handStarted !== true) {
     const excluded = new Set([...opts.heldByOthers, ...opts.everHeld]);
@@ -50,16 +54,11 @@ export function resolveId(evidence: RunEvidence, opts: ResolveOptions): Resolved
  * `/clear` with nothing typed since): the newest conversation it names is another one, so the
  * pin is older than where the agent is, and resuming it would go back in time.
  */
-function leftPinned(evidence: RunEvidence, pinned: string): boolean {
+function leftPinned(evidence: RunEvidence, pinned: string, file: ReturnType<typeof readTextFile> | null): boolean {
   const harness = harnessFor(evidence.harness);
-  if (harness.captureIsCurrent !== true || evidence.captureFile === null) return false;
-  const file = readTextFile(evidence.captureFile);
+  if (harness.captureIsCurrent !== true || file === null) return false;
+  // A lost file: the id recorded from it says where the agent was last.
   if (file.kind !== 'text') return harness.isId(evidence.capturedBefore ?? null) && evidence.capturedBefore !== pinned;
   const newest = harness.parseCapture(file.text).at(-1);
   return newest !== undefined && harness.isId(newest) && newest !== pinned;
-}
-
-/** The run had a capture file that can no longer be read, though a capture was recorded from it. */
-function captureLost(evidence: RunEvidence): boolean {
-  return evidence.captureFile !== null && evidence.capturedBefore != null && readTextFile(evidence.captureFile).kind !== 'text';
 }

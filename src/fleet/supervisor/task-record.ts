@@ -52,8 +52,9 @@ export const taskSchema = z.object({
    */
   followed: followedSchema.nullable().optional(),
   /**
-   * The id this run's capture file last named, kept here because the file can be lost with its
-   * namespace (a tmp cleaner sweeping the runtime dir): the task must not fall back to an older id.
+   * The id the capture watcher last resolved for this run, kept because the capture file can be
+   * lost with its namespace (a tmp cleaner sweeping the runtime dir): the task must not then fall
+   * back to an older id. Input when read back: used only if it passes the agent's id check.
    */
   captured: nullableString.optional(),
   /** The conversation the followed process's own traces named when last read (claude's registry, codex's open rollout). */
