@@ -115,7 +115,14 @@ async function freshClaude(client: Parameters<typeof useClientWorld>[0], prepare
 
 /** The tool_input of the first PreToolUse in the events file ({} when there is none). */
 function preToolInput(file: string): Record<string, unknown> {
-  const line = readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>).find((e) => e.hook_event_name === 'PreToolUse');
+  const parsed = (l: string): Record<string, unknown> | null => {
+    try {
+      return JSON.parse(l) as Record<string, unknown>;
+    } catch {
+      return null; // a hook still writing its line
+    }
+  };
+  const line = readFileSync(file, 'utf8').split('\n').map(parsed).find((e) => e?.hook_event_name === 'PreToolUse');
   const input = line?.tool_input;
   return typeof input === 'object' && input !== null ? (input as Record<string, unknown>) : {};
 }
