@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vites
 import type { AgentPaneView } from '../src/control/protocol.js';
 import { waitFor } from '../integration/helpers/wait-for.js';
 import { clientsOf } from './helpers/clients.js';
-import { clientProcess, pressKeys, REPLY_MS, savedCommands, START_MS, submit, waitExited, waitForPayloads, waitForText, waitReady } from './helpers/drive.js';
+import { clientProcess, paneText, pressKeys, REPLY_MS, savedCommands, START_MS, submit, waitExited, waitForPayloads, waitForText, waitReady } from './helpers/drive.js';
 import { killCodexDaemons } from './helpers/background.js';
 import { proven } from './helpers/proven.js';
 import { useClientWorld, type ClientWorld } from './helpers/world.js';
@@ -61,13 +61,16 @@ describe.each(clientsOf('claude'))('$agent $version (Node $node) started by hand
 
     // /clear: claude rewrites its registry record; the task follows once the new one holds a message.
     await submit(w.sb, pane, '/clear');
-    await submit(w.sb, pane, 'after clear');
+    // Answered means claude took the message: a reply printed after its echo.
+    await submit(w.sb, pane, 'after clear', (text) => text.lastIndexOf(REPLY_MARK) > text.lastIndexOf('after clear'));
     // Between /clear and the new conversation's first message the task names none (an empty
     // conversation cannot be resumed): wait for the new id itself, not just for the old one to go.
     const cleared = await waitFor(async () => {
       const c = (await w.fleet.task(id)).conversationId;
       return c && c !== first ? c : null;
-    }, { what: 'the /clear followed to the new conversation', timeout: REPLY_MS });
+    }, { what: 'the /clear followed to the new conversation', timeout: REPLY_MS }).catch(async (e: Error) => {
+      throw new Error(`${e.message}\n--- task ---\n${JSON.stringify(await w.fleet.task(id))}\n--- pane ${pane} ---\n${await paneText(w.sb, pane).catch(() => '(gone)')}`);
+    });
 
     await submit(w.sb, pane, '/exit');
     const exited = await waitExited(w.sb, w.fleet, await w.fleet.task(id));
