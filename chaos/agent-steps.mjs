@@ -3,7 +3,7 @@
 // several client commands at once.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { QUIT, SUBAGENT, lastRecipe, livePid, lsJson, taskOf, truthCount, typeAndWait, upAgain, waitGone } from './step-helpers.mjs';
+import { CLEAR, ENTERS_AT_MESSAGE, QUIT, SUBAGENT, lastRecipe, livePid, lsJson, taskOf, truthCount, typeAndWait, upAgain, waitGone } from './step-helpers.mjs';
 import { sleep, until } from './world.mjs';
 
 export async function runAgentStep(ctx) {
@@ -17,9 +17,10 @@ export async function runAgentStep(ctx) {
       mkdirSync(cwd, { recursive: true });
       const made = { kind: step.kind, cwd, extraEnv: world.agentEnv(step.slot, step.kind, step.home) };
       slots.set(step.slot, made);
+      world.trustFolder(step.kind, cwd, made.extraEnv);
       const r = await world.cli(['run', '--', step.kind], { cwd, extraEnv: made.extraEnv });
       if (r.code !== 0) return `run exited ${r.code}: ${r.stderr.trim().split('\n')[0] ?? ''}`;
-      const entered = await until(() => truthCount(world, (x) => x.cwd === cwd && x.event === 'enter') > 0 || step.kind === 'opencode', 10_000);
+      const entered = await until(() => truthCount(world, (x) => x.cwd === cwd && x.event === 'enter') > 0 || ENTERS_AT_MESSAGE.has(step.kind), 10_000);
       return entered ? `task ${r.stdout.trim()}` : 'the agent did not start within 10 s';
     }
     case 'turn': {
@@ -27,8 +28,8 @@ export async function runAgentStep(ctx) {
       return typeAndWait(world, slot, `chaos turn ${ctx.index + 1}`, (r) => r.event === 'spoke');
     }
     case 'clear': {
-      if (!slot || slot.kind !== 'claude') return 'skipped';
-      return typeAndWait(world, slot, '/clear', (r) => r.event === 'enter');
+      if (!slot || !CLEAR[slot.kind]) return 'skipped';
+      return typeAndWait(world, slot, CLEAR[slot.kind], (r) => r.event === 'enter');
     }
     case 'subagent': {
       if (!slot || !SUBAGENT[slot.kind]) return 'skipped';
@@ -62,7 +63,7 @@ export async function runAgentStep(ctx) {
       const before = truthCount(world, (r) => r.cwd === slot.cwd && r.event === 'enter');
       const r = await world.cli(['rerun', String(task.id)]);
       if (r.code !== 0) return `rerun exited ${r.code}: ${r.stderr.trim().split('\n')[0] ?? ''}`;
-      await until(() => truthCount(world, (x) => x.cwd === slot.cwd && x.event === 'enter') > before || slot.kind === 'opencode', 10_000);
+      await until(() => truthCount(world, (x) => x.cwd === slot.cwd && x.event === 'enter') > before || ENTERS_AT_MESSAGE.has(slot.kind), 10_000);
       return null;
     }
     case 'rm': {
@@ -105,16 +106,18 @@ export async function runAgentStep(ctx) {
       mkdirSync(cwd, { recursive: true });
       const made = { kind: step.kind, cwd, extraEnv: world.agentEnv(step.slot, step.kind, step.home) };
       slots.set(step.slot, made);
+      world.trustFolder(step.kind, cwd, made.extraEnv);
       const env = Object.entries(made.extraEnv).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
       const w = await world.tmux('new-window', '-d', '-P', '-F', '#{window_id} #{pane_id}', '-t', 'fleet:', '-c', cwd, ...env, '--', step.kind);
       if (w.code !== 0) return 'skipped (no fleet session)';
       const [windowId, paneId] = w.stdout.trim().split(' ');
-      await until(() => truthCount(world, (x) => x.cwd === cwd && x.event === 'enter') > 0 || step.kind === 'opencode', 10_000);
+      await until(() => truthCount(world, (x) => x.cwd === cwd && x.event === 'enter') > 0 || ENTERS_AT_MESSAGE.has(step.kind), 10_000);
       await sleep(step.kind === 'claude' ? 4_000 : 300); // claude writes its registry record 3-4 s after start
       const r = await world.cli(['adopt', paneId]);
       if (r.code !== 0) world.reported.add(windowId);
       return `adopt ${paneId}: exit ${r.code}${r.code !== 0 ? ` (${r.stderr.trim().split('\n')[0] ?? ''})` : ''}`;
-    }    case 'concurrent': {
+    }
+    case 'concurrent': {
       const name = ctx.nextSave();
       const tasks = await lsJson(world);
       const task = slot ? await taskOf(world, slot) : null;

@@ -12,13 +12,14 @@
 // wrong only if they last (a task that has not followed its agent's /clear yet, a second
 // supervisor still exiting): the runner observes again for a while before it reports them.
 
-/** The strict per-agent id check: 36-char lowercase uuid; opencode `ses_` + 12 hex + 14 base62. */
+/** The strict per-agent id check: 36-char lowercase uuid; the opencode family `ses_` + 12 hex + 14 base62. */
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const OPENCODE = /^ses_[0-9a-f]{12}[0-9A-Za-z]{14}$/;
-export const AGENTS = ['claude', 'codex', 'grok', 'gemini', 'opencode'];
+export const AGENTS = ['claude', 'codex', 'grok', 'gemini', 'opencode', 'qwen', 'kilo', 'pi', 'copilot'];
+const OPENCODE_FAMILY = new Set(['opencode', 'kilo']);
 
 export function strictId(agent, id) {
-  return typeof id === 'string' && (agent === 'opencode' ? OPENCODE : UUID).test(id);
+  return typeof id === 'string' && (OPENCODE_FAMILY.has(agent) ? OPENCODE : UUID).test(id);
 }
 
 /** The ground-truth lines, in order; a line cut short at the end (a write in flight) is left out. */
@@ -93,12 +94,18 @@ export function allowedResumes(facts, cwd, alive) {
   return allowed;
 }
 
+const RESUME_FLAG = /(?:--resume|-r)[ =]'?([^'\s]+)/;
+const SESSION_FLAG = /(?:\s-s|--session)[ =]'?([^'\s]+)/;
 const RESUME = {
-  claude: /(?:--resume|-r)[ =]'?([^'\s]+)/,
-  grok: /(?:--resume|-r)[ =]'?([^'\s]+)/,
-  gemini: /(?:--resume|-r)[ =]'?([^'\s]+)/,
+  claude: RESUME_FLAG,
+  grok: RESUME_FLAG,
+  gemini: RESUME_FLAG,
+  qwen: RESUME_FLAG,
+  copilot: RESUME_FLAG,
   codex: /\bresume\s+'?([^'\s]+)/,
-  opencode: /(?:\s-s|--session)[ =]'?([^'\s]+)/,
+  opencode: SESSION_FLAG,
+  kilo: SESSION_FLAG,
+  pi: /--session[ =]'?([^'\s]+)/,
 };
 
 /** The agent a command runs (a word of it) and the conversation it resumes, if any. */

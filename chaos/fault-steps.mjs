@@ -4,7 +4,7 @@
 import { copyFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { recipeEntries, resumeOf } from './checker.mjs';
-import { QUIT, lastRecipe, livePid, lsJson, supervisorPid, typeAndWait, upAgain, waitGone } from './step-helpers.mjs';
+import { CLEAR, QUIT, lastRecipe, livePid, lsJson, supervisorPid, typeAndWait, upAgain, waitGone } from './step-helpers.mjs';
 import { cliPath, until } from './world.mjs';
 
 export const FAULTS = new Set(['kill-supervisor', 'kill-server', 'outage', 'stop-supervisor', 'sweep-runtime', 'sweep-namespace', 'full-disk-save']);
@@ -57,14 +57,14 @@ export async function runFaultStep(ctx) {
       return `recover: exit ${r.code}${notStarted}`;
     }
     case 'outage': {
-      // The supervisor is SIGKILLed; while none runs, the agent talks (a claude /clears first)
+      // The supervisor is SIGKILLed; while none runs, the agent talks (one with a /clear clears first)
       // and then exits; the next `up` adopts the task from what happened meanwhile.
       const pid = await supervisorPid(world);
       if (pid === null || !slot) return needs(false);
       process.kill(pid, 'SIGKILL');
       await waitGone(pid);
       const done = [];
-      if (slot.kind === 'claude') done.push(await typeAndWait(world, slot, '/clear', (r) => r.event === 'enter'));
+      if (CLEAR[slot.kind]) done.push(await typeAndWait(world, slot, CLEAR[slot.kind], (r) => r.event === 'enter'));
       done.push(await typeAndWait(world, slot, `chaos outage turn ${ctx.index + 1}`, (r) => r.event === 'spoke'));
       const agent = livePid(world, slot);
       const task = world.lastLs?.find((t) => t.cwd === slot.cwd && t.state !== 'exited');
@@ -98,8 +98,8 @@ export async function runFaultStep(ctx) {
       } catch {}
       if (typeof ns !== 'string' || !ns.startsWith(world.dir)) return 'skipped (no namespace)';
       await import('node:fs').then((fs) => fs.rmSync(ns, { recursive: true, force: true }));
-      // A claude /clear in the gap before the supervisor makes it again.
-      if (slot?.kind === 'claude') return typeAndWait(world, slot, '/clear', (r) => r.event === 'enter');
+      // A /clear in the gap before the supervisor makes it again.
+      if (slot && CLEAR[slot.kind]) return typeAndWait(world, slot, CLEAR[slot.kind], (r) => r.event === 'enter');
       return null;
     }
     case 'full-disk-save':

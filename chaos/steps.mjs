@@ -29,7 +29,7 @@ export function prng(seed) {
   };
 }
 
-export const AGENT_KINDS = ['claude', 'codex', 'grok', 'gemini', 'opencode'];
+export const AGENT_KINDS = ['claude', 'codex', 'grok', 'gemini', 'opencode', 'qwen', 'kilo', 'pi', 'copilot'];
 export const SLOTS = 6;
 
 /** Each step's weight: the agents' own doings most, the faults of fleetcom's world less. */
@@ -60,12 +60,13 @@ export const OPS = WEIGHTS.map(([op]) => op);
 
 /** Steps that act on one agent's slot (the others act on the fleet, the slot unused). */
 const ON_AGENT = new Set(['turn', 'clear', 'exit', 'crash', 'kill-agent', 'subagent', 'rerun', 'rm', 'concurrent', 'sweep-namespace', 'outage']);
-const KIND_OPS = { clear: ['claude'], subagent: ['codex', 'gemini', 'opencode'] };
+// A new conversation in the same process: claude's and copilot's /clear, pi's /new.
+const KIND_OPS = { clear: ['claude', 'copilot', 'pi'], subagent: ['codex', 'gemini', 'opencode', 'kilo', 'qwen', 'copilot'] };
 
 /**
  * `count` steps of the history `seed` draws. The draw keeps its own account of which slots hold
- * which agent, so an agent's step goes to a slot that has one of a kind it fits (a /clear to a
- * claude, a subagent to codex, gemini or opencode); a new agent takes a free slot.
+ * which agent, so an agent's step goes to a slot that has one of a kind it fits (a /clear to an
+ * agent that has one, a subagent to one that runs them); a new agent takes a free slot.
  */
 export function drawSteps(seed, count) {
   const rng = prng(seed);

@@ -2,7 +2,7 @@
 // (`tmux -S <dir>/tmux.sock`), the built CLI and the fake agents. Nothing reaches the user's
 // tmux server or files; only processes of this world are ever signalled, by pid.
 import { execFile, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,7 +12,7 @@ export const cliPath = fileURLToPath(new URL('../dist/cli.js', import.meta.url))
 export const fixturesBin = fileURLToPath(new URL('../integration/fixtures/bin', import.meta.url));
 
 /** The agent homes a task gets only when its step says so (else each agent's default under HOME). */
-const HOME_VARS = ['CLAUDE_CONFIG_DIR', 'CODEX_HOME', 'GROK_HOME', 'GEMINI_CLI_HOME', 'OPENCODE_DB'];
+const HOME_VARS = ['CLAUDE_CONFIG_DIR', 'CODEX_HOME', 'GROK_HOME', 'GEMINI_CLI_HOME', 'OPENCODE_DB', 'QWEN_HOME', 'KILO_DB', 'PI_CODING_AGENT_DIR', 'COPILOT_HOME'];
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -140,9 +140,34 @@ export function createWorld() {
       if (!ownHome) return {};
       const h = join(dir, 'homes', `s${slot}`);
       mkdirSync(h, { recursive: true, mode: 0o700 });
-      const vars = { claude: ['CLAUDE_CONFIG_DIR', 'claude'], codex: ['CODEX_HOME', 'codex'], grok: ['GROK_HOME', 'grok'], gemini: ['GEMINI_CLI_HOME', 'gemini'], opencode: ['OPENCODE_DB', 'opencode/opencode.db'] };
+      const vars = {
+        claude: ['CLAUDE_CONFIG_DIR', 'claude'],
+        codex: ['CODEX_HOME', 'codex'],
+        grok: ['GROK_HOME', 'grok'],
+        gemini: ['GEMINI_CLI_HOME', 'gemini'],
+        opencode: ['OPENCODE_DB', 'opencode/opencode.db'],
+        qwen: ['QWEN_HOME', 'qwen'],
+        kilo: ['KILO_DB', 'kilo/kilo.db'],
+        pi: ['PI_CODING_AGENT_DIR', 'pi'],
+        copilot: ['COPILOT_HOME', 'copilot'],
+      };
       const [name, sub] = vars[kind];
       return { [name]: join(h, sub) };
+    },
+    /**
+     * copilot asks whether to trust a folder it has not seen and waits for the answer: a user
+     * who runs it in a folder has answered that once, in its home's config.json.
+     */
+    trustFolder(kind, cwd, extraEnv) {
+      if (kind !== 'copilot') return;
+      const home = extraEnv.COPILOT_HOME ?? join(env.HOME, '.copilot');
+      const file = join(home, 'config.json');
+      let folders = [];
+      try {
+        folders = JSON.parse(readFileSync(file, 'utf8').replace(/^\s*\/\/.*$/gm, '')).trustedFolders ?? [];
+      } catch {}
+      mkdirSync(home, { recursive: true });
+      writeFileSync(file, `// User settings belong in settings.json.\n${JSON.stringify({ trustedFolders: [...folders, cwd] }, null, 2)}\n`);
     },
     /** `fleetcom up --headless [args]` below a shell (so a SIGSTOP sticks) in a new window or a new session. */
     async up(args = []) {

@@ -149,10 +149,17 @@ describe('the chaos checker', () => {
     expect(resumeOf(`claude --resume '${A1}'`)).toEqual({ agent: 'claude', id: A1 });
     expect(resumeOf(`codex resume '${C1}'`)).toEqual({ agent: 'codex', id: C1 });
     expect(resumeOf("opencode -s 'ses_dccbe66c4ffeR0KvdX3rqoJ33Q'")).toEqual({ agent: 'opencode', id: 'ses_dccbe66c4ffeR0KvdX3rqoJ33Q' });
+    expect(resumeOf(`qwen --resume '${A1}'`)).toEqual({ agent: 'qwen', id: A1 });
+    expect(resumeOf(`copilot --resume '${A1}'`)).toEqual({ agent: 'copilot', id: A1 });
+    expect(resumeOf(`pi --session '${A1}'`)).toEqual({ agent: 'pi', id: A1 });
+    expect(resumeOf("kilo -s 'ses_dccbe66c4ffeR0KvdX3rqoJ33Q'")).toEqual({ agent: 'kilo', id: 'ses_dccbe66c4ffeR0KvdX3rqoJ33Q' });
+    expect(resumeOf('pi')).toEqual({ agent: 'pi', id: null });
     expect(resumeOf('gemini')).toEqual({ agent: 'gemini', id: null });
     expect(resumeOf('sleep 600')).toEqual({ agent: null, id: null });
     expect(strictId('opencode', 'ses_dccbe66c4ffeR0KvdX3rqoJ33Q')).toBe(true);
     expect(strictId('claude', 'ses_dccbe66c4ffeR0KvdX3rqoJ33Q')).toBe(false);
+    expect(strictId('kilo', 'ses_dccbe66c4ffeR0KvdX3rqoJ33Q')).toBe(true);
+    expect(strictId('pi', A1)).toBe(true);
     expect(recipeEntries(recipe({ '~': [{ cmd: 'grok', group: null, name: 'g' }] }), HOME)).toEqual({ entries: [{ dir: HOME, cmd: 'grok' }], closed: false });
     expect(parseTruth(`${JSON.stringify(TRUTH[0])}\n{"pid":1,"ev`)).toEqual([TRUTH[0]]);
   });

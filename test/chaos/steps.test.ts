@@ -23,14 +23,14 @@ describe('chaos steps', () => {
     expect(new Set(steps.filter((s) => s.kind).map((s) => s.kind))).toEqual(new Set(AGENT_KINDS));
   });
 
-  it('sends a /clear only to a claude and a subagent step only to an agent that has them', () => {
+  it('sends a /clear only to an agent that has one and a subagent step only to an agent that has them', () => {
     for (const seed of [1, 2, 3]) {
       const steps = drawSteps(seed, 300);
       const kinds = new Map<number, string>();
       for (const s of steps) {
         if (s.op === 'start' || s.op === 'adopt') kinds.set(s.slot, s.kind!);
-        if (s.op === 'clear') expect(kinds.get(s.slot)).toBe('claude');
-        if (s.op === 'subagent') expect(['codex', 'gemini', 'opencode']).toContain(kinds.get(s.slot));
+        if (s.op === 'clear') expect(['claude', 'copilot', 'pi']).toContain(kinds.get(s.slot));
+        if (s.op === 'subagent') expect(['codex', 'gemini', 'opencode', 'kilo', 'qwen', 'copilot']).toContain(kinds.get(s.slot));
       }
     }
   });
