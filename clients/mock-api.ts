@@ -205,6 +205,11 @@ function openaiResponse(body: unknown, res: ServerResponse, nextReply: (input: s
   const model = typeof b.model === 'string' ? b.model : MOCK_MODEL;
   const delegate = delegation(b.input);
   if (delegate !== null) return openaiSpawnAgent(model, delegate, res);
+  if (unansweredMark(b.input, TOOL_CALL_MARK)) {
+    // Run outside the sandbox: codex asks before it does (approval policy on-request).
+    const call = { cmd: TOOL_COMMAND, sandbox_permissions: 'require_escalated', justification: 'Create a probe file' };
+    return openaiFunctionCall(model, res, { name: 'exec_command' }, call);
+  }
   const text = nextReply(responsesInputText(b.input));
   responsesStream(model, res, (stamp, send) => {
     const itemId = `msg_mock_${stamp}`;
@@ -260,15 +265,30 @@ function delegation(input: unknown): string | null {
 
 /** One streamed `function_call` of `multi_agent_v1.spawn_agent`: codex then runs a subagent thread. */
 function openaiSpawnAgent(model: string, message: string, res: ServerResponse): void {
+  openaiFunctionCall(model, res, { name: 'spawn_agent', namespace: 'multi_agent_v1' }, { message });
+}
+
+/** One streamed `function_call` of one of codex's tools. */
+function openaiFunctionCall(model: string, res: ServerResponse, tool: { name: string; namespace?: string }, callArgs: unknown): void {
   responsesStream(model, res, (stamp, send) => {
-    const args = JSON.stringify({ message });
-    const item = { id: `fc_mock_${stamp}`, type: 'function_call', status: 'completed', call_id: `call_mock_${stamp}`, name: 'spawn_agent', namespace: 'multi_agent_v1', arguments: args };
+    const args = JSON.stringify(callArgs);
+    const item = { id: `fc_mock_${stamp}`, type: 'function_call', status: 'completed', call_id: `call_mock_${stamp}`, ...tool, arguments: args };
     send('response.output_item.added', { output_index: 0, item: { ...item, status: 'in_progress', arguments: '' } });
     send('response.function_call_arguments.delta', { item_id: item.id, output_index: 0, delta: args });
     send('response.function_call_arguments.done', { item_id: item.id, output_index: 0, arguments: args });
     send('response.output_item.done', { output_index: 0, item });
     return item;
   });
+}
+
+/** Whether the last user message names `mark` and no tool call after it was answered yet. */
+function unansweredMark(input: unknown, mark: string): boolean {
+  if (!Array.isArray(input)) return false;
+  const items = input.map(asRecord);
+  const last = items.findLastIndex((item) => item.role === 'user');
+  if (last === -1 || items.slice(last + 1).some((item) => item.type === 'function_call_output')) return false;
+  const text = itemText(items[last]);
+  return !/task title/i.test(text) && text.includes(mark);
 }
 
 function itemText(item: Record<string, unknown> | undefined): string {

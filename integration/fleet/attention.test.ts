@@ -145,6 +145,32 @@ describe('attention from the codex notifier', () => {
   });
 });
 
+describe('attention from the codex title', () => {
+  it('an approval prompt shows permission and notifies; approved, the turn ends waiting; refused, waiting without a turn notify', async () => {
+    const { sb, fleet, log } = await attentionWorld();
+    const id = await fleet.run('codex');
+    const task = await fleet.task(id);
+    await waitForText(sb, task.paneId, '›');
+    await typeLine(sb, task.paneId, 'please ask permission to touch a file');
+    await fleet.waitTask(id, (t) => t.attention === 'permission', 'permission from the title');
+    await waitFor(() => notified(log).length === 1, { what: 'one notification for the prompt' });
+    expect(notified(log)).toEqual([`${id}|permission|codex|codex asks for your approval`]);
+
+    await typeLine(sb, task.paneId, 'y');
+    await fleet.waitTask(id, (t) => t.attention === 'waiting' && t.conversationId !== null, 'waiting after the approved turn');
+    await waitFor(() => notified(log).length === 2, { what: 'the turn notification' });
+    expect(notified(log)[1]).toBe(`${id}|waiting|codex|codex is waiting for you`);
+
+    // Refused: codex ends the turn and says so only in its title.
+    await typeLine(sb, task.paneId, 'ask permission again');
+    await fleet.waitTask(id, (t) => t.attention === 'permission', 'permission again');
+    await typeLine(sb, task.paneId, 'n');
+    await fleet.waitTask(id, (t) => t.attention === 'waiting', 'waiting after the refusal');
+    await waitFor(() => notified(log).length === 3, { what: 'the second prompt notified' });
+    expect(notified(log)[2]).toBe(`${id}|permission|codex|codex asks for your approval`);
+  });
+});
+
 describe('the next-task key', () => {
   it('prefix N shows a permission first, then the longest waiting; down restores the key it replaced', async () => {
     const { sb, fleet } = await attentionWorld(async (sb) => {

@@ -5,6 +5,7 @@
 // Only a payload's event name, conversation id, `notification_type` and `message` are read;
 // everything else a payload carries (the prompt, the last assistant message, paths) is never
 // copied out of here.
+import type { TitleReading } from './harness.js';
 import { isValidId } from './ids.js';
 import { fieldProblem } from './json-shape.js';
 
@@ -37,6 +38,8 @@ export interface AttentionState {
   conversation: string | null;
   /** The wait is a question the agent asked (its text in `message`), not the end of a turn. */
   question?: boolean;
+  /** The permission was read from the pane's title, which also says when it is over. */
+  fromTitle?: boolean;
 }
 
 /** Longest `message` kept: enough for a notification line, bounded against a forged payload. */
@@ -170,6 +173,24 @@ export function workingFromOutput(state: AttentionState, lastOutputAt: number, a
   if (state.attention !== 'waiting' || state.since === null) return null;
   if (lastOutputAt <= state.since + afterMs) return null;
   return { ...state, attention: 'working', since: lastOutputAt, message: null };
+}
+
+/** What a task shows while codex's approval prompt is up (its title names only the user's prompt). */
+export const TITLE_PERMISSION_MESSAGE = 'codex asks for your approval';
+
+/**
+ * The state after the pane's title was read (TitleReading), or null for no change: into
+ * permission when the title asks for approval; out of a permission the title raised once it
+ * no longer does — working under a spinner, else waiting (measured: a refused approval ends
+ * the turn and no notify says so). Any other state is the agent's signals' to tell.
+ */
+export function titleStep(state: AttentionState, reading: TitleReading | null, now: number): AttentionState | null {
+  if (reading === 'permission') {
+    if (state.attention === 'permission') return null;
+    return { attention: 'permission', since: now, message: TITLE_PERMISSION_MESSAGE, conversation: state.conversation, fromTitle: true };
+  }
+  if (reading === null || state.attention !== 'permission' || state.fromTitle !== true) return null;
+  return { attention: reading === 'working' ? 'working' : 'waiting', since: now, message: null, conversation: state.conversation };
 }
 
 /**

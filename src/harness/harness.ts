@@ -50,7 +50,15 @@ export interface AttentionRule {
    * output after a finished turn means work, since no event says so.
    */
   conversationFromCapture: boolean;
+  /**
+   * What the pane's title (`#{pane_title}`, set by the agent's OSC 0/2) says, for an agent
+   * whose title tells a state no event reports (codex's approval prompt); null: nothing known.
+   */
+  title?: (title: string) => TitleReading | null;
 }
+
+/** A state read from a pane title: asking for approval, working (a spinner), or neither. */
+export type TitleReading = 'permission' | 'working' | 'idle';
 
 /** What tells whether a conversation is open in some process now (ownership/). */
 export type OwnershipProbe =

@@ -34,6 +34,8 @@ export interface PaneRecord {
   paneTty: string | null;
   /** `#{window_activity}`: Unix seconds of the window's last output. */
   windowActivity: number | null;
+  /** `#{pane_title}`: what the program in the pane last set (OSC 0/2); tmux's default is the host name. */
+  paneTitle: string;
   /** Window option `@fleetcom-task` (null when unset or not a number). */
   fleetcomTask: number | null;
   fleetcomRun: number | null;
@@ -43,7 +45,7 @@ export interface PaneRecord {
 
 export const PANE_FIELDS = [
   'pane_id', 'window_id', 'window_index', 'window_name', 'session_id', 'pane_dead', 'pane_dead_status',
-  'pane_dead_signal', 'pane_dead_time', 'pane_pid', 'pane_tty', 'window_activity', '@fleetcom-task', '@fleetcom-run', '@fleetcom-socket',
+  'pane_dead_signal', 'pane_dead_time', 'pane_pid', 'pane_tty', 'window_activity', 'pane_title', '@fleetcom-task', '@fleetcom-run', '@fleetcom-socket',
 ] as const;
 
 /** Pure: one raw list-panes record → PaneRecord (exported for unit tests). */
@@ -66,6 +68,7 @@ export function toPaneRecord(r: Record<(typeof PANE_FIELDS)[number], string>): P
     panePid: parseIntOrNull(r.pane_pid),
     paneTty: r.pane_tty === '' ? null : r.pane_tty,
     windowActivity: parseIntOrNull(r.window_activity),
+    paneTitle: r.pane_title,
     fleetcomTask: parseIntOrNull(r['@fleetcom-task']),
     fleetcomRun: parseIntOrNull(r['@fleetcom-run']),
     fleetcomSocket: r['@fleetcom-socket'] === '' ? null : r['@fleetcom-socket'],

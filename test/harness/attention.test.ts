@@ -3,9 +3,10 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
-  applySignal, claudeSignal, codexSignal, NO_ATTENTION, workingFromOutput, worthNotifying,
+  applySignal, claudeSignal, codexSignal, NO_ATTENTION, titleStep, workingFromOutput, worthNotifying,
   type AttentionState, type SignalResult,
 } from '../../src/harness/attention.js';
+import { codexTitle } from '../../src/harness/codex/title.js';
 
 const recorded = readFileSync(new URL('../fixtures/claude-hooks/2.1.197.jsonl', import.meta.url), 'utf8')
   .split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
@@ -153,5 +154,42 @@ describe('codex', () => {
     expect(workingFromOutput(state, 11_500, 2000)).toBeNull();
     expect(workingFromOutput(state, 12_500, 2000)).toMatchObject({ attention: 'working', since: 12_500 });
     expect(workingFromOutput({ ...state, attention: 'working' }, 99_000, 2000)).toBeNull();
+  });
+
+  // As measured on 0.171.0 (clients/README.md): the spinner while a turn runs, the blinking
+  // "Action Required" while the approval prompt waits, the bare prompt and folder when idle.
+  it.each([
+    ['⠹ please run the tests | project', 'working'],
+    ['[ ! ] Action Required | please run the tests | project', 'permission'],
+    ['[ . ] Action Required | please run the tests | project', 'permission'],
+    ['please run the tests | project', 'idle'],
+    ['project', 'idle'],
+    ['build-host', 'idle'],
+    ['[ ! ] Action Requiredness', 'idle'],
+    ['', null],
+    ['x'.repeat(1001), null],
+  ])('reads the title %j as %s', (title, reading) => {
+    expect(codexTitle(title)).toBe(reading);
+  });
+
+  it('a title asking for approval is permission; once it no longer asks, working or waiting', () => {
+    const working: AttentionState = { attention: 'working', since: 1, message: null, conversation: thread };
+    const asked = titleStep(working, 'permission', 5_000);
+    expect(asked).toMatchObject({ attention: 'permission', since: 5_000, message: 'codex asks for your approval', conversation: thread, fromTitle: true });
+    expect(titleStep(asked!, 'permission', 6_000)).toBeNull();
+    expect(titleStep(asked!, 'working', 7_000)).toEqual({ attention: 'working', since: 7_000, message: null, conversation: thread });
+    // A refused approval ends the turn with no notify: the idle title is all that says so.
+    expect(titleStep(asked!, 'idle', 7_000)).toMatchObject({ attention: 'waiting', since: 7_000 });
+    // Before any signal (the first turn's approval) too.
+    expect(titleStep(NO_ATTENTION, 'permission', 1)).toMatchObject({ attention: 'permission' });
+  });
+
+  it('the title changes nothing it did not raise, and nothing when it says nothing', () => {
+    const waiting: AttentionState = { attention: 'waiting', since: 1, message: null, conversation: thread };
+    expect(titleStep(waiting, 'idle', 2)).toBeNull();
+    expect(titleStep(waiting, 'working', 2)).toBeNull();
+    const hooked: AttentionState = { attention: 'permission', since: 1, message: 'from a hook', conversation: thread };
+    expect(titleStep(hooked, 'idle', 2)).toBeNull();
+    expect(titleStep({ ...hooked, fromTitle: true }, null, 2)).toBeNull();
   });
 });

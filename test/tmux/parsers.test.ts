@@ -106,13 +106,13 @@ describe('parseEnvironment (show-environment -g -s)', () => {
 describe('toPaneRecord', () => {
   const raw = (over: Partial<Record<(typeof PANE_FIELDS)[number], string>>) => ({
     pane_id: '%3', window_id: '@2', window_index: '1', window_name: 'w', session_id: '$0', pane_dead: '0',
-    pane_dead_status: '', pane_dead_signal: '', pane_dead_time: '', pane_pid: '123', pane_tty: '/dev/pts/7', window_activity: '1700000000', '@fleetcom-task': '',
+    pane_dead_status: '', pane_dead_signal: '', pane_dead_time: '', pane_pid: '123', pane_tty: '/dev/pts/7', window_activity: '1700000000', pane_title: 'host', '@fleetcom-task': '',
     '@fleetcom-run': '', '@fleetcom-socket': '', ...over,
   });
   it('reads a live untagged pane', () => {
     expect(toPaneRecord(raw({}))).toEqual({
       paneId: '%3', windowId: '@2', windowIndex: 1, windowName: 'w', sessionId: '$0', paneDead: false, paneExited: false,
-      paneDeadStatus: null, paneDeadSignal: null, paneDeadTime: null, panePid: 123, paneTty: '/dev/pts/7', windowActivity: 1700000000, fleetcomTask: null, fleetcomRun: null,
+      paneDeadStatus: null, paneDeadSignal: null, paneDeadTime: null, panePid: 123, paneTty: '/dev/pts/7', windowActivity: 1700000000, paneTitle: 'host', fleetcomTask: null, fleetcomRun: null,
       fleetcomSocket: null,
     });
   });

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { EventsReader, eventsPath } from '../../capture/index.js';
 import {
-  applySignal, captureId, harnessFor, NO_ATTENTION, workingFromOutput, worthNotifying,
+  applySignal, captureId, harnessFor, NO_ATTENTION, titleStep, workingFromOutput, worthNotifying,
   type Attention, type AttentionRule, type AttentionState,
 } from '../../harness/index.js';
 import { evidenceOf, type Task } from '../supervisor/task.js';
@@ -103,6 +103,21 @@ export class AttentionBoard {
     const first = before === null;
     entry.state = { attention, since: attention === null ? null : this.deps.now(), message, conversation: task.tracedId ?? null };
     return { task, from: before, state: entry.state, notify: !opts.quiet && worthNotifying(before, attention, { starts: first }) };
+  }
+
+  /**
+   * The pane's title, for an agent whose title tells what no event does (codex's approval
+   * prompt): into permission is news; leaving it is the user's own doing.
+   */
+  titleSeen(task: Task, title: string | undefined): AttentionChange | null {
+    const read = ruleOf(task)?.title;
+    if (read === undefined || title === undefined || task.endedAt !== null) return null;
+    const entry = this.entry(task);
+    const next = titleStep(entry.state, read(title), this.deps.now());
+    if (next === null) return null;
+    const from = entry.state.attention;
+    entry.state = next;
+    return { task, from, state: next, notify: next.attention === 'permission' };
   }
 
   /** codex only: new output well after a completed turn means it is working again. */

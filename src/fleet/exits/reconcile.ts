@@ -83,8 +83,8 @@ export async function reconcile(fleet: FleetState): Promise<void> {
     else if (task.endedAt === null && task.followed && underShell(task, pane.pid) && !followedRuns(proc, task.followed)) {
       await recordExit(fleet, task, { ...pane, deadStatus: null, deadSignal: null });
     } else {
-      // A backstop for a missed file event, and codex's output heuristic; the rename below shows it.
-      await fleet.applyAttention(attention.refresh(task) ?? attention.outputSeen(task), { rename: false });
+      // A backstop for a missed file event, codex's title and its output heuristic; the rename below shows it.
+      await fleet.applyAttention(attention.refresh(task) ?? attention.titleSeen(task, pane.title) ?? attention.outputSeen(task), { rename: false });
       const name = marks.nameChange(task, attention.of(task).attention);
       if (name !== null) renames.push([task.windowId, name]);
     }

@@ -31,6 +31,7 @@ export function paneInfo(p: PaneRecord): PaneInfo {
     pid: p.panePid,
     tty: p.paneTty,
     activity: (p.windowActivity ?? 0) * 1000,
+    title: p.paneTitle,
     task: p.fleetcomTask === null ? null : String(p.fleetcomTask),
     run: p.fleetcomRun === null ? null : String(p.fleetcomRun),
     socket: p.fleetcomSocket,

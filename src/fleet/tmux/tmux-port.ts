@@ -23,6 +23,8 @@ export interface PaneInfo {
   tty?: string | null;
   /** ms since epoch of the window's last activity. */
   activity: number;
+  /** The pane's title as the program in it last set it (OSC 0/2), when tmux said. */
+  title?: string;
   task: string | null;
   run: string | null;
   socket: string | null;

@@ -9,6 +9,7 @@ import { isJsonObject } from '../json-shape.js';
 import { inWindow, soleCandidate, utcDateFolders, WINDOW_MS } from '../store-window.js';
 import { agentProgram, namesNone, unreadableTraces, type AgentProcess, type ProcessTraces } from '../probe.js';
 import { codexSignal } from '../attention.js';
+import { codexTitle } from './title.js';
 import { readCodexRoute } from './route.js';
 import { codexHistory } from './history.js';
 import { homeFromVariable } from '../home-rules.js';
@@ -154,6 +155,6 @@ export const codex: Harness = {
   // holds `sessions/…/rollout-…-<id>.jsonl` open after the first turn, its subagents' beside it).
   ownership: { kind: 'open-file', file: findRollout, looksLike: (target) => target.endsWith('.jsonl') && target.includes('/rollout-') },
   warnings: () => [],
-  attention: { file: 'capture', signal: codexSignal, conversationFromCapture: true },
+  attention: { file: 'capture', signal: codexSignal, conversationFromCapture: true, title: codexTitle },
   history: codexHistory,
 };
