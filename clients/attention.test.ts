@@ -137,6 +137,32 @@ describe.each(clientsOf('codex'))('$agent $version (Node $node): an approval fro
   });
 });
 
+// opencode and kilo: fleetcom's plugin hears `permission.asked` when the user's config has a
+// tool ask first (`permission.bash: "ask"`; by default they run it without asking).
+describe.each([...clientsOf('opencode'), ...clientsOf('kilo')])('$agent $version (Node $node): a permission from its plugin', (client) => {
+  it('a bash call its config asks about shows permission; allowed, the turn ends waiting', async () => {
+    const w = await useClientWorld(client, api);
+    const program = client.agent;
+    const dir = join(w.sb.env.XDG_CONFIG_HOME ?? join(w.sb.home, '.config'), program);
+    const file = join(dir, `${program}.json`);
+    await writeFile(file, `${JSON.stringify({ ...(JSON.parse(readFileSync(file, 'utf8')) as object), permission: { bash: 'ask' } }, null, 2)}\n`);
+    const r = await w.fleet.cli('run', '--cwd', w.project, '--', program);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const id = r.stdout.trim();
+    const task = await w.fleet.task(id);
+    await waitForText(w.sb, task.paneId, 'ctrl+p commands', 2 * START_MS);
+
+    await submit(w.sb, task.paneId, `please ${TOOL_CALL_MARK}`);
+    await waitForText(w.sb, task.paneId, 'Permission required', REPLY_MS);
+    await waitTask(w.fleet, id, (t) => t.attention === 'permission', 'permission from permission.asked', REPLY_MS);
+    // Allow once (the first choice): the command runs, the mock's reply ends the turn.
+    await w.sb.tmux('send-keys', '-t', task.paneId, 'Enter');
+    await waitForText(w.sb, task.paneId, REPLY_MARK, REPLY_MS);
+    await waitTask(w.fleet, id, (t) => t.attention === 'waiting', 'waiting after the allowed turn', REPLY_MS);
+    proven(client, 'permission', "fleetcom's plugin: permission.asked (config `permission.bash: \"ask\"`) → permission; session.status idle → waiting");
+  });
+});
+
 /** A fleet running the real claude at its fresh prompt, and the run's events file. */
 async function freshClaude(client: Parameters<typeof useClientWorld>[0], prepare?: (project: string) => Promise<void>) {
   const w = await useClientWorld(client, api);
