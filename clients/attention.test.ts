@@ -137,6 +137,39 @@ describe.each(clientsOf('codex'))('$agent $version (Node $node): an approval fro
   });
 });
 
+// gemini: no hook can be added to one launch; its terminal title (on by default) tells its state.
+describe.each(clientsOf('gemini'))('$agent $version (Node $node): attention from its title', (client) => {
+  it('ready waits, a held turn works, its reply waits; a shell call to confirm shows permission', async () => {
+    const w = await useClientWorld(client, api);
+    const r = await w.fleet.cli('run', '--cwd', w.project, '--', 'gemini');
+    expect(r.exitCode, r.stderr).toBe(0);
+    const id = r.stdout.trim();
+    const task = await w.fleet.task(id);
+    const ready = 'Type your message';
+    await waitForText(w.sb, task.paneId, ready, 2 * START_MS);
+    const title = async () => (await w.sb.tmux('display-message', '-p', '-t', task.paneId, '#{pane_title}')).trim();
+    await waitTask(w.fleet, id, (t) => t.attention === 'waiting', 'waiting at its prompt', START_MS);
+    expect(await title()).toBe('◇  Ready (project)');
+
+    await submit(w.sb, task.paneId, `hello ${HOLD_MARK}`, (text) => text.includes(ready));
+    await waitFor(() => api.held() > 0, { what: 'the turn to reach the mock', timeout: REPLY_MS });
+    await waitTask(w.fleet, id, (t) => t.attention === 'working', 'working while the reply is held', REPLY_MS);
+    expect(await title()).toMatch(/^✦ {2}/);
+    api.releaseHeld();
+    await waitForText(w.sb, task.paneId, REPLY_MARK, REPLY_MS);
+    await waitTask(w.fleet, id, (t) => t.attention === 'waiting', 'waiting after the reply', REPLY_MS);
+    await waitFor(async () => (await w.fleet.log()).includes(`task ${id} waiting`), { what: 'the turn logged', timeout: REPLY_MS });
+
+    // run_shell_command: gemini asks "Allow execution of [Shell]?" and its title says so.
+    await submit(w.sb, task.paneId, `please ${TOOL_CALL_MARK}`, (text) => text.includes('Allow execution'));
+    await waitTask(w.fleet, id, (t) => t.attention === 'permission', 'permission from the title', REPLY_MS);
+    expect(await title()).toBe('✋  Action Required (project)');
+    await w.sb.tmux('send-keys', '-t', task.paneId, 'Enter');
+    await waitTask(w.fleet, id, (t) => t.attention === 'waiting', 'waiting after the allowed call', REPLY_MS);
+    proven(client, 'attention', 'its pane title: `◇  Ready` waiting, `✦  Working…` working, `✋  Action Required` permission');
+  });
+});
+
 // opencode and kilo: fleetcom's plugin hears `permission.asked` when the user's config has a
 // tool ask first (`permission.bash: "ask"`; by default they run it without asking).
 describe.each([...clientsOf('opencode'), ...clientsOf('kilo')])('$agent $version (Node $node): a permission from its plugin', (client) => {

@@ -131,7 +131,10 @@ function offersBash(b: Record<string, unknown>): boolean {
 
 function isHeldTurn(path: string, body: unknown): boolean {
   const b = asRecord(body);
-  return path === '/v1/messages' && offersBash(b) && lastUserText(b.messages).includes(HOLD_MARK);
+  if (path === '/v1/messages') return offersBash(b) && lastUserText(b.messages).includes(HOLD_MARK);
+  // gemini's turn (not its JSON routing request that quotes the message first).
+  const gemini = /:(?:generateContent|streamGenerateContent)$/.test(path) && asRecord(b.generationConfig).responseMimeType !== 'application/json';
+  return gemini && geminiUserText(b.contents).includes(HOLD_MARK);
 }
 
 function anthropicMessage(body: unknown, res: ServerResponse, nextReply: (input: string) => string): void {
@@ -329,9 +332,10 @@ function geminiContent(model: string, method: string, body: unknown, res: Server
   if (method === 'countTokens') return json(res, 200, { totalTokens: 12 });
   const config = asRecord(b.generationConfig);
   const wantsJson = config.responseMimeType === 'application/json';
-  const text = wantsJson ? JSON.stringify({ reasoning: 'mock', model_choice: 'flash' }) : nextReply(geminiUserText(b.contents));
+  const call = !wantsJson && geminiWantsTool(b) ? { functionCall: { name: 'run_shell_command', args: { command: TOOL_COMMAND, description: 'Create a probe file' } } } : null;
+  const text = wantsJson ? JSON.stringify({ reasoning: 'mock', model_choice: 'flash' }) : call ? '' : nextReply(geminiUserText(b.contents));
   const chunk = {
-    candidates: [{ content: { role: 'model', parts: [{ text }] }, finishReason: 'STOP', index: 0 }],
+    candidates: [{ content: { role: 'model', parts: [call ?? { text }] }, finishReason: 'STOP', index: 0 }],
     usageMetadata: { promptTokenCount: 12, candidatesTokenCount: 6, totalTokenCount: 18 },
     modelVersion: model,
   };
@@ -339,6 +343,21 @@ function geminiContent(model: string, method: string, body: unknown, res: Server
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
   res.write(`data: ${JSON.stringify(chunk)}\r\n\r\n`);
   res.end();
+}
+
+/**
+ * gemini: a user turn naming TOOL_CALL_MARK, whose call was not answered yet (the last content
+ * holds no functionResponse), offered run_shell_command: gemini asks before it runs it.
+ */
+function geminiWantsTool(b: Record<string, unknown>): boolean {
+  const contents = Array.isArray(b.contents) ? b.contents.map(asRecord) : [];
+  const lastParts = Array.isArray(contents.at(-1)?.parts) ? (contents.at(-1)!.parts as unknown[]).map(asRecord) : [];
+  if (lastParts.some((p) => p.functionResponse !== undefined)) return false;
+  const offered = (Array.isArray(b.tools) ? b.tools : []).flatMap((t) => {
+    const decls = asRecord(t).functionDeclarations;
+    return Array.isArray(decls) ? decls.map((d) => String(asRecord(d).name ?? '')) : [];
+  });
+  return offered.includes('run_shell_command') && geminiUserText(b.contents).includes(TOOL_CALL_MARK);
 }
 
 // ---- OpenAI chat completions ----------------------------------------------------------------

@@ -171,6 +171,32 @@ describe('attention from the codex title', () => {
   });
 });
 
+describe('attention from the gemini title', () => {
+  it('ready waits without news, a turn works, its end and an approval prompt are told', async () => {
+    // The supervisor's environment is the tasks': the gate goes in before it starts.
+    const { sb, fleet, gate, log } = await attentionWorld(async (sb) => (sb.env.FAKE_GEMINI_REPLY_GATE = join(sb.dir, 'reply-gate')));
+    const id = await fleet.run('gemini');
+    const task = await fleet.task(id);
+    await fleet.waitTask(id, (t) => t.attention === 'waiting', 'waiting at the ready prompt');
+    await typeLine(sb, task.paneId, 'hello gemini');
+    await fleet.waitTask(id, (t) => t.attention === 'working', 'working while the reply is held');
+    expect(notified(log)).toEqual([]);
+    writeFileSync(gate, '');
+    await fleet.waitTask(id, (t) => t.attention === 'waiting', 'waiting after the reply');
+    await waitFor(() => notified(log).length === 1, { what: 'the turn told' });
+    expect(notified(log)).toEqual([`${id}|waiting|gemini|gemini is waiting for you`]);
+
+    await typeLine(sb, task.paneId, 'please ask permission to touch a file');
+    await fleet.waitTask(id, (t) => t.attention === 'permission', 'permission from the title');
+    await waitFor(() => notified(log).length === 2, { what: 'the prompt told' });
+    expect(notified(log)[1]).toBe(`${id}|permission|gemini|gemini asks for your approval`);
+    await typeLine(sb, task.paneId, 'y');
+    await fleet.waitTask(id, (t) => t.attention === 'working', 'working once allowed');
+    writeFileSync(gate, '');
+    await fleet.waitTask(id, (t) => t.attention === 'waiting', 'waiting after the allowed turn');
+  });
+});
+
 describe('the next-task key', () => {
   it('prefix N shows a permission first, then the longest waiting; down restores the key it replaced', async () => {
     const { sb, fleet } = await attentionWorld(async (sb) => {

@@ -5,7 +5,6 @@
 // Only a payload's event name, conversation id, `notification_type` and `message` are read;
 // everything else a payload carries (the prompt, the last assistant message, paths) is never
 // copied out of here.
-import type { TitleReading } from './harness.js';
 import { isValidId } from './ids.js';
 import { fieldProblem } from './json-shape.js';
 
@@ -41,6 +40,16 @@ export interface AttentionState {
   /** The permission was read from the pane's title, which also says when it is over. */
   fromTitle?: boolean;
 }
+
+/** How an agent's pane title is read (AttentionRule.title). */
+export interface TitleRule {
+  read: (title: string) => TitleReading | null;
+  tells: 'permission' | 'all';
+  asking: string;
+}
+
+/** A state read from a pane title: asking for approval, working, or idle at its prompt. */
+export type TitleReading = 'permission' | 'working' | 'idle';
 
 /** Longest `message` kept: enough for a notification line, bounded against a forged payload. */
 const MESSAGE_MAX = 200;
@@ -131,6 +140,11 @@ export function codexSignal(payload: unknown): SignalResult {
   return signal({ event: 'agent-turn-complete', sessionId, attention: 'waiting', message: null, starts: false });
 }
 
+/** The signal of an agent that sends none (`file: 'none'`): never called with a payload. */
+export function noSignal(): SignalResult {
+  return { kind: 'ignored', why: 'the agent sends no events' };
+}
+
 export const NO_ATTENTION: AttentionState = { attention: null, since: null, message: null, conversation: null };
 
 export type Step =
@@ -175,22 +189,22 @@ export function workingFromOutput(state: AttentionState, lastOutputAt: number, a
   return { ...state, attention: 'working', since: lastOutputAt, message: null };
 }
 
-/** What a task shows while codex's approval prompt is up (its title names only the user's prompt). */
-export const TITLE_PERMISSION_MESSAGE = 'codex asks for your approval';
-
 /**
- * The state after the pane's title was read (TitleReading), or null for no change: into
- * permission when the title asks for approval; out of a permission the title raised once it
- * no longer does — working under a spinner, else waiting (measured: a refused approval ends
- * the turn and no notify says so). Any other state is the agent's signals' to tell.
+ * The state after the pane's title was read (TitleReading), or null for no change. A title
+ * that `tells` only the approval prompt (codex) raises permission, and ends one it raised once
+ * it no longer asks — working under a spinner, else waiting (measured: a refused approval ends
+ * the turn and no notify says so); any other state is the agent's signals' to tell. A title
+ * that tells `all` (gemini) is the state itself: idle is waiting.
  */
-export function titleStep(state: AttentionState, reading: TitleReading | null, now: number): AttentionState | null {
-  if (reading === 'permission') {
-    if (state.attention === 'permission') return null;
-    return { attention: 'permission', since: now, message: TITLE_PERMISSION_MESSAGE, conversation: state.conversation, fromTitle: true };
-  }
-  if (reading === null || state.attention !== 'permission' || state.fromTitle !== true) return null;
-  return { attention: reading === 'working' ? 'working' : 'waiting', since: now, message: null, conversation: state.conversation };
+export function titleStep(state: AttentionState, reading: TitleReading | null, now: number, rule: Pick<TitleRule, 'tells' | 'asking'>): AttentionState | null {
+  if (reading === null) return null;
+  const attention: Attention = reading === 'permission' ? 'permission' : reading === 'working' ? 'working' : 'waiting';
+  if (state.attention === attention) return null;
+  const message = attention === 'permission' ? rule.asking : null;
+  if (rule.tells === 'all') return { attention, since: now, message, conversation: state.conversation };
+  if (reading === 'permission') return { attention, since: now, message, conversation: state.conversation, fromTitle: true };
+  if (state.attention !== 'permission' || state.fromTitle !== true) return null;
+  return { attention, since: now, message: null, conversation: state.conversation };
 }
 
 /**

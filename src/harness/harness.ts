@@ -1,4 +1,4 @@
-import type { SignalResult } from './attention.js';
+import type { SignalResult, TitleRule } from './attention.js';
 import type {
   AgentDetection,
   ConversationOf,
@@ -42,8 +42,11 @@ export interface NamespaceAsset {
 
 /** How an agent's own signals say whether it works or waits (harness/attention.ts). */
 export interface AttentionRule {
-  /** Signals arrive in the capture file itself (codex's notifier) or in the events file beside it. */
-  file: 'capture' | 'events';
+  /**
+   * Signals arrive in the capture file itself (codex's notifier), in the events file beside it,
+   * or nowhere (an agent whose title tells all: gemini).
+   */
+  file: 'capture' | 'events' | 'none';
   signal(payload: unknown): SignalResult;
   /**
    * codex: the conversation is the capture's (known once its store entry exists), and new
@@ -51,14 +54,13 @@ export interface AttentionRule {
    */
   conversationFromCapture: boolean;
   /**
-   * What the pane's title (`#{pane_title}`, set by the agent's OSC 0/2) says, for an agent
-   * whose title tells a state no event reports (codex's approval prompt); null: nothing known.
+   * What the pane's title (`#{pane_title}`, set by the agent's OSC 0/2) says: `read` maps it to
+   * a state (null: not the agent's own title); `tells` is what it is trusted for — only the
+   * approval prompt no event reports (codex), or every state (gemini, which sends no events);
+   * `asking` is what a task shows while the title asks (it names no command).
    */
-  title?: (title: string) => TitleReading | null;
+  title?: TitleRule;
 }
-
-/** A state read from a pane title: asking for approval, working (a spinner), or neither. */
-export type TitleReading = 'permission' | 'working' | 'idle';
 
 /** What tells whether a conversation is open in some process now (ownership/). */
 export type OwnershipProbe =

@@ -5,7 +5,7 @@ import type { HarnessName, InstrumentInput, InstrumentPlan, RunEvidence } from '
 
 export type * from './types.js';
 export type { HistoryEntry, HistoryFile, HistoryMatch, HistoryRead, HistoryReader, HistoryScope, HistorySearch, HistorySkip } from './history.js';
-export type { AttentionRule, TitleReading, CorrelationContext, Harness, HomeRule, NamespaceAsset, OwnershipProbe } from './harness.js';
+export type { AttentionRule, CorrelationContext, Harness, HomeRule, NamespaceAsset, OwnershipProbe } from './harness.js';
 
 export { isValidId, v7TimeMs } from './ids.js';
 export { detect, detectWith, OPAQUE_REASONS, programBasename, splitWords } from './detect.js';
@@ -52,8 +52,8 @@ export function scrapeExit(harness: HarnessName, text: string): string | null {
   return harnessFor(harness).scrapeExit(text);
 }
 export {
-  applySignal, claudeSignal, codexSignal, needsYouOrder, nextNeedingYou, NO_ATTENTION, titleStep, TITLE_PERMISSION_MESSAGE, workingFromOutput, worthNotifying,
-  type Attending, type Attention, type AttentionSignal, type AttentionState, type SignalResult, type Step,
+  applySignal, claudeSignal, codexSignal, needsYouOrder, nextNeedingYou, NO_ATTENTION, noSignal, titleStep, workingFromOutput, worthNotifying,
+  type Attending, type Attention, type AttentionSignal, type AttentionState, type SignalResult, type Step, type TitleReading, type TitleRule,
 } from './attention.js';
 export {
   agentArgs, agentProgram,

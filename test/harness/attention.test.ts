@@ -7,6 +7,7 @@ import {
   type AttentionState, type SignalResult,
 } from '../../src/harness/attention.js';
 import { codexTitle } from '../../src/harness/codex/title.js';
+import { geminiTitle } from '../../src/harness/gemini/title.js';
 
 const recorded = readFileSync(new URL('../fixtures/claude-hooks/2.1.197.jsonl', import.meta.url), 'utf8')
   .split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
@@ -172,24 +173,55 @@ describe('codex', () => {
     expect(codexTitle(title)).toBe(reading);
   });
 
+  const CODEX = { tells: 'permission', asking: 'codex asks for your approval' } as const;
+
   it('a title asking for approval is permission; once it no longer asks, working or waiting', () => {
     const working: AttentionState = { attention: 'working', since: 1, message: null, conversation: thread };
-    const asked = titleStep(working, 'permission', 5_000);
+    const asked = titleStep(working, 'permission', 5_000, CODEX);
     expect(asked).toMatchObject({ attention: 'permission', since: 5_000, message: 'codex asks for your approval', conversation: thread, fromTitle: true });
-    expect(titleStep(asked!, 'permission', 6_000)).toBeNull();
-    expect(titleStep(asked!, 'working', 7_000)).toEqual({ attention: 'working', since: 7_000, message: null, conversation: thread });
+    expect(titleStep(asked!, 'permission', 6_000, CODEX)).toBeNull();
+    expect(titleStep(asked!, 'working', 7_000, CODEX)).toEqual({ attention: 'working', since: 7_000, message: null, conversation: thread });
     // A refused approval ends the turn with no notify: the idle title is all that says so.
-    expect(titleStep(asked!, 'idle', 7_000)).toMatchObject({ attention: 'waiting', since: 7_000 });
+    expect(titleStep(asked!, 'idle', 7_000, CODEX)).toMatchObject({ attention: 'waiting', since: 7_000 });
     // Before any signal (the first turn's approval) too.
-    expect(titleStep(NO_ATTENTION, 'permission', 1)).toMatchObject({ attention: 'permission' });
+    expect(titleStep(NO_ATTENTION, 'permission', 1, CODEX)).toMatchObject({ attention: 'permission' });
   });
 
   it('the title changes nothing it did not raise, and nothing when it says nothing', () => {
     const waiting: AttentionState = { attention: 'waiting', since: 1, message: null, conversation: thread };
-    expect(titleStep(waiting, 'idle', 2)).toBeNull();
-    expect(titleStep(waiting, 'working', 2)).toBeNull();
+    expect(titleStep(waiting, 'idle', 2, CODEX)).toBeNull();
+    expect(titleStep(waiting, 'working', 2, CODEX)).toBeNull();
     const hooked: AttentionState = { attention: 'permission', since: 1, message: 'from a hook', conversation: thread };
-    expect(titleStep(hooked, 'idle', 2)).toBeNull();
-    expect(titleStep({ ...hooked, fromTitle: true }, null, 2)).toBeNull();
+    expect(titleStep(hooked, 'idle', 2, CODEX)).toBeNull();
+    expect(titleStep({ ...hooked, fromTitle: true }, null, 2, CODEX)).toBeNull();
+  });
+});
+
+describe('gemini', () => {
+  const GEMINI = { tells: 'all', asking: 'gemini asks for your approval' } as const;
+  // As measured on 0.61.0 (clients/README.md): 80 columns, padded.
+  const pad = (t: string) => t.padEnd(80, ' ');
+  it.each([
+    [pad('◇  Ready (project)'), 'idle'],
+    [pad('✦  Working… (project)'), 'working'],
+    [pad('✦  Reading the tests (project)'), 'working'],
+    [pad('⏲  Working… (project)'), 'working'],
+    [pad('✋  Action Required (project)'), 'permission'],
+    [pad('Gemini CLI (project)'), null],
+    ['build-host', null],
+    ['', null],
+  ])('reads the title %j as %s', (title, reading) => {
+    expect(geminiTitle(title)).toBe(reading);
+  });
+
+  it('its title is its whole attention: ready waits, working works, action required asks', () => {
+    const start = titleStep(NO_ATTENTION, 'idle', 1, GEMINI);
+    expect(start).toMatchObject({ attention: 'waiting', since: 1 });
+    const working = titleStep(start!, 'working', 2, GEMINI);
+    expect(working).toMatchObject({ attention: 'working', since: 2, message: null });
+    expect(titleStep(working!, 'working', 3, GEMINI)).toBeNull();
+    expect(titleStep(working!, 'permission', 4, GEMINI)).toMatchObject({ attention: 'permission', message: 'gemini asks for your approval' });
+    expect(titleStep(working!, 'idle', 5, GEMINI)).toMatchObject({ attention: 'waiting', since: 5 });
+    expect(titleStep(working!, null, 5, GEMINI)).toBeNull();
   });
 });

@@ -107,17 +107,19 @@ export class AttentionBoard {
 
   /**
    * The pane's title, for an agent whose title tells what no event does (codex's approval
-   * prompt): into permission is news; leaving it is the user's own doing.
+   * prompt, all of gemini's states).
    */
   titleSeen(task: Task, title: string | undefined): AttentionChange | null {
-    const read = ruleOf(task)?.title;
-    if (read === undefined || title === undefined || task.endedAt !== null) return null;
+    const rule = ruleOf(task)?.title;
+    if (rule === undefined || title === undefined || task.endedAt !== null) return null;
     const entry = this.entry(task);
-    const next = titleStep(entry.state, read(title), this.deps.now());
+    const next = titleStep(entry.state, rule.read(title), this.deps.now(), rule);
     if (next === null) return null;
     const from = entry.state.attention;
     entry.state = next;
-    return { task, from, state: next, notify: next.attention === 'permission' };
+    // News: an approval prompt, and (a title that tells all) a turn that ended; not a start.
+    const notify = next.attention === 'permission' || (rule.tells === 'all' && next.attention === 'waiting' && from === 'working');
+    return { task, from, state: next, notify };
   }
 
   /** codex only: new output well after a completed turn means it is working again. */
@@ -157,7 +159,7 @@ function ruleOf(task: Task): AttentionRule | null {
 
 function signalFile(task: Task): EventsReader | null {
   const rule = ruleOf(task);
-  if (task.captureFile === null || rule === null) return null;
+  if (task.captureFile === null || rule === null || rule.file === 'none') return null;
   return new EventsReader(rule.file === 'capture' ? task.captureFile : eventsPath(task.captureFile));
 }
 

@@ -155,6 +155,6 @@ export const codex: Harness = {
   // holds `sessions/…/rollout-…-<id>.jsonl` open after the first turn, its subagents' beside it).
   ownership: { kind: 'open-file', file: findRollout, looksLike: (target) => target.endsWith('.jsonl') && target.includes('/rollout-') },
   warnings: () => [],
-  attention: { file: 'capture', signal: codexSignal, conversationFromCapture: true, title: codexTitle },
+  attention: { file: 'capture', signal: codexSignal, conversationFromCapture: true, title: { read: codexTitle, tells: 'permission', asking: 'codex asks for your approval' } },
   history: codexHistory,
 };

@@ -4,7 +4,7 @@
 // spinner when idle. No notify payload, rollout line or hook that runs untrusted says the
 // prompt is up, so the title is the one channel that does. A user's own `tui.terminal_title`
 // setting changes the title: then nothing here matches and attention keeps to the notifier.
-import type { TitleReading } from '../harness.js';
+import type { TitleReading } from '../attention.js';
 
 const ACTION_REQUIRED = /^\[ [!.] \] Action Required(?: \||$)/;
 /** One braille cell then a space: the spinner codex draws while a turn runs. */

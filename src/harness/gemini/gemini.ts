@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import { argvProbe } from '../argv-probe.js';
+import { noSignal } from '../attention.js';
+import { geminiTitle } from './title.js';
 import { geminiHistory } from './history.js';
 import { pinWithSessionId } from '../session-id-pin.js';
 import type { Harness } from '../harness.js';
@@ -179,7 +181,8 @@ export const gemini: Harness = {
   conversationOf,
   stored,
   ownership: { kind: 'none', why: 'gemini keeps no record of running sessions' },
-  attention: null,
+  // Its title is its attention (title.ts): no hook can be added to one launch.
+  attention: { file: 'none', signal: noSignal, conversationFromCapture: false, title: { read: geminiTitle, tells: 'all', asking: 'gemini asks for your approval' } },
   history: geminiHistory,
   warnings: (home) => [geminiCleanupWarning(home)].filter((w): w is string => w !== null),
   // `--session-id` pins a new session, `--resume`/`-r` continues one (`latest` or an index names none surely).
