@@ -1,6 +1,8 @@
 // The real pi (clients/manifest.json, Node 22) through fleetcom, offline against the mock API's
 // chat completions: the whole round trip (helpers/round-trip.ts), with fleetcom's extension
 // heard while it runs.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { piSessionFiles } from '../src/harness/index.js';
 import { clientsOf } from './helpers/clients.js';
@@ -29,6 +31,13 @@ describe.each(clientsOf('pi'))('$agent $version under fleetcom', (client) => {
       afterFirstTurn: async (world, task) => {
         const heard = await waitTask(world.fleet, task.id, (t) => t.idSource === 'capture' && t.attention === 'waiting', 'the extension: the session captured, waiting after the turn');
         captured = heard.conversationId;
+        // The end of the turn names its session in the capture file too (kept across a sweep).
+        const runtime = world.sb.env.FLEETCOM_RUNTIME_DIR!;
+        const capture = readdirSync(runtime, { recursive: true }).map(String).find((f) => f.endsWith(`task-${task.id}-0.json`));
+        expect(capture, `task ${task.id}'s capture file under ${runtime}`).toBeDefined();
+        const lines = readFileSync(join(runtime, capture!), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { type: string; id: string });
+        expect(lines.map((l) => l.type)).toEqual(['session_start', 'turn']);
+        expect(lines.every((l) => l.id === captured)).toBe(true);
       },
       // Ctrl-D on an empty composer quits (measured: one press, exit 0, the hint printed).
       exit: (world, task) => pressKeys(world.sb, task.paneId, 'C-d'),

@@ -100,6 +100,20 @@ describe('pi sessions: which id counts', () => {
     expect(resolveId(run, ls)).toEqual({ id: ID, source: 'capture' });
   });
 
+  it('a /new, the capture swept, then a turn: the turn line names the session it talked in', () => {
+    const home = tempDir();
+    session(home, OTHER, [header(OTHER), userLine]);
+    // What the watcher recorded before the sweep: the pinned session (the /new's held nothing).
+    const captureFile = path.join(tempDir(), 'task-1-0.json');
+    const run = evidence(home, { captureFile, pinnedId: OTHER, capturedBefore: OTHER });
+    session(home, ID, [header(ID), userLine]);
+    // The capture file gone: only the recorded id is left, which the agent has left.
+    expect(resolveId(run, ls)).toEqual({ id: OTHER, source: 'capture' });
+    // The turn's end writes the capture file again, naming the session it talked in.
+    write(captureFile, `${JSON.stringify({ type: 'turn', id: ID, cwd: CWD })}\n`);
+    expect(resolveId(run, ls)).toEqual({ id: ID, source: 'capture' });
+  });
+
   it('never counts a file whose header names another id, or another directory', () => {
     const home = tempDir();
     session(home, ID, [header(OTHER), userLine]);
@@ -151,7 +165,7 @@ afterEach(() => {
 });
 
 describe("pi's extension, run as pi runs it", () => {
-  it('writes each session_start to the capture file and the attention events beside it, and keeps the path across reloads', async () => {
+  it('writes each session_start and the end of each turn to the capture file, the attention events beside it, and keeps the path across reloads', async () => {
     const dir = tempDir();
     const file = write(path.join(dir, 'pi-extension.js'), PI_EXTENSION);
     const capture = path.join(dir, 'task-3-0.json');
@@ -175,9 +189,13 @@ describe("pi's extension, run as pi runs it", () => {
     id = OTHER;
     emit('session_start', { reason: 'new' });
     const lines = (f: string) => readFileSync(f, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as unknown);
+    emit('agent_start');
+    emit('agent_settled', { aborted: false });
     expect(lines(capture)).toEqual([
       { type: 'session_start', reason: 'startup', id: ID, cwd: CWD },
+      { type: 'turn', id: ID, cwd: CWD },
       { type: 'session_start', reason: 'new', id: OTHER, cwd: CWD },
+      { type: 'turn', id: OTHER, cwd: CWD },
     ]);
     expect(lines(path.join(dir, 'task-3-0.events'))).toEqual([
       { type: 'session_start', sessionId: ID },
@@ -185,6 +203,8 @@ describe("pi's extension, run as pi runs it", () => {
       { type: 'agent_settled', sessionId: ID },
       { type: 'session_shutdown', sessionId: ID, reason: 'new' },
       { type: 'session_start', sessionId: OTHER },
+      { type: 'agent_start', sessionId: OTHER },
+      { type: 'agent_settled', sessionId: OTHER },
     ]);
     expect(spawnSync('stat', ['-c', '%a', capture], { encoding: 'utf8' }).stdout.trim()).toBe('600');
   });

@@ -4,7 +4,10 @@
 //
 // What it writes, one JSON line each:
 //   the capture file (FLEETCOM_CAPTURE_FILE): {"type": "session_start", "reason", "id", "cwd"}
-//     at every session_start: the start, and each /new, /resume, /fork in the pane;
+//     at every session_start: the start, and each /new, /resume, /fork in the pane; and
+//     {"type": "turn", "id", "cwd"} at each agent_settled — a /new names a session before it
+//     holds anything, and a tmp cleaner sweeping the capture file after it would leave the
+//     session the next turn talks in unnamed;
 //   the events file beside it (`.events`): {"type", "sessionId"} of session_start,
 //     agent_start, agent_settled and session_shutdown, for attention.
 // pi loads the extension again into each replacement runtime (/new, /resume, /fork): the
@@ -44,7 +47,9 @@ export default function fleetcom(pi) {
   for (const type of ['agent_start', 'agent_settled', 'session_shutdown']) {
     pi.on(type, (event, ctx) => {
       const id = sessionOf(ctx);
-      if (id !== null) append(events, { type, sessionId: id, ...(event && typeof event.reason === 'string' ? { reason: event.reason } : {}) });
+      if (id === null) return;
+      if (type === 'agent_settled') append(capture, { type: 'turn', id, cwd: typeof ctx.cwd === 'string' ? ctx.cwd : null });
+      append(events, { type, sessionId: id, ...(event && typeof event.reason === 'string' ? { reason: event.reason } : {}) });
     });
   }
 }

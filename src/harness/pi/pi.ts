@@ -65,17 +65,17 @@ function instrument(detection: AgentDetection, input: InstrumentInput): Instrume
   return pinnedLaunch(detection, input, { suffix: extension, env: { FLEETCOM_CAPTURE_FILE: input.captureFile }, captures: true });
 }
 
-/** The ids of the extension's session_start lines, oldest first. */
+/** The ids of the extension's session_start and turn lines, oldest first. */
 function parseCapture(text: string): string[] {
   const ids: string[] = [];
   for (const line of text.split('\n')) {
     const record = jsonObjectOf(line);
-    if (record !== null && record.type === 'session_start' && isValidId(record.id)) ids.push(record.id);
+    if (record !== null && (record.type === 'session_start' || record.type === 'turn') && isValidId(record.id)) ids.push(record.id);
   }
   return ids;
 }
 
-/** The pane's current session (the last session_start), once its file holds a message. */
+/** The pane's current session (the last session_start or turn), once its file holds a message. */
 function captureId(evidence: RunEvidence): string | null {
   if (evidence.captureFile === null) return null;
   const file = readTextFile(evidence.captureFile);
