@@ -22,7 +22,7 @@ export { CLAUDE_PARENT_MARKERS, isParentMarker, parentMarkersIn } from './claude
 export { findRollout, rolloutId, threadOfRollout, type ThreadKind } from './codex/rollouts.js';
 export { conversationOf, rebindResume, type Rebinding } from './conversation-of.js';
 export { grokEncodeCwd } from './grok/grok.js';
-export { geminiCleanupWarning, geminiProjectHash, geminiSessionFiles, geminiSessionHasUser } from './gemini/gemini.js';
+export { geminiCleanupWarning, geminiTitleWarning, geminiProjectHash, geminiSessionFiles, geminiSessionHasUser } from './gemini/gemini.js';
 export { isOpencodeId, opencodeHome, opencodeSignal } from './opencode/opencode.js';
 export { kiloHome } from './kilo/kilo.js';
 export { qwenTranscriptHasUser } from './qwen/qwen.js';

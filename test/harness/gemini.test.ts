@@ -4,6 +4,7 @@ import {
   conversationOf,
   detect,
   geminiCleanupWarning,
+  geminiTitleWarning,
   geminiProjectHash,
   geminiSessionHasUser,
   instrument,
@@ -160,5 +161,21 @@ describe("gemini's session cleanup warning", () => {
     const warning = geminiCleanupWarning(home);
     expect(warning !== null).toBe(warns);
     if (warns) expect(warning).toContain('"general": {"sessionRetention": {"enabled": false}}');
+  });
+});
+
+describe("gemini's title warning (its attention)", () => {
+  it.each([
+    ['no settings file', null, null],
+    ['title on (the default)', { ui: { theme: 'x' } }, null],
+    ['title hidden', { ui: { hideWindowTitle: true } }, '"ui.hideWindowTitle" is true'],
+    ['title fixed', { ui: { dynamicWindowTitle: false } }, '"ui.dynamicWindowTitle" is false'],
+    ['not an object', ['ui'], null],
+  ])('%s', (_title, settings, says) => {
+    const home = tempDir();
+    if (settings !== null) write(path.join(home, '.gemini', 'settings.json'), `// mine\n${JSON.stringify(settings)}\n`);
+    const warning = geminiTitleWarning(home);
+    if (says === null) expect(warning).toBeNull();
+    else expect(warning).toContain(says);
   });
 });

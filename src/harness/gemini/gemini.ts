@@ -137,24 +137,39 @@ function stored(home: string, cwd: string, id: string): StoredConversation {
  * file of that id, the conversation included.
  */
 export function geminiCleanupWarning(home: string): string | null {
-  const file = path.join(home, '.gemini', 'settings.json');
-  const read = readTextFile(file);
-  let enabled: unknown;
-  if (read.kind === 'text') {
-    try {
-      const settings: unknown = JSON.parse(stripJsonComments(read.text));
-      const general = isJsonObject(settings) ? settings.general : undefined;
-      const retention = isJsonObject(general) ? general.sessionRetention : undefined;
-      enabled = isJsonObject(retention) ? retention.enabled : undefined;
-    } catch {
-      enabled = undefined;
-    }
-  }
+  const { file, settings } = geminiSettings(home);
+  const general = isJsonObject(settings) ? settings.general : undefined;
+  const retention = isJsonObject(general) ? general.sessionRetention : undefined;
+  const enabled = isJsonObject(retention) ? retention.enabled : undefined;
   if (enabled === false) return null;
   return (
     `gemini's session cleanup is on in ${file} (general.sessionRetention.enabled is ${enabled === undefined ? 'unset' : JSON.stringify(enabled)}): ` +
     'gemini then deletes a resumed conversation at a later start; set "general": {"sessionRetention": {"enabled": false}} there'
   );
+}
+
+/**
+ * doctor: gemini's attention is its terminal title (title.ts); `ui.hideWindowTitle` or a fixed
+ * title (`ui.dynamicWindowTitle: false`) leaves its tasks without one.
+ */
+export function geminiTitleWarning(home: string): string | null {
+  const { file, settings } = geminiSettings(home);
+  const ui = isJsonObject(settings) ? settings.ui : undefined;
+  if (!isJsonObject(ui)) return null;
+  const off = ui.hideWindowTitle === true ? '"ui.hideWindowTitle" is true' : ui.dynamicWindowTitle === false ? '"ui.dynamicWindowTitle" is false' : null;
+  return off === null ? null : `${file}: ${off}, so gemini's terminal title does not say when it works, waits or asks: its tasks show no attention`;
+}
+
+/** The user's gemini settings file, parsed (null when missing or not JSON). */
+function geminiSettings(home: string): { file: string; settings: unknown } {
+  const file = path.join(home, '.gemini', 'settings.json');
+  const read = readTextFile(file);
+  if (read.kind !== 'text') return { file, settings: null };
+  try {
+    return { file, settings: JSON.parse(stripJsonComments(read.text)) as unknown };
+  } catch {
+    return { file, settings: null };
+  }
 }
 
 /** gemini reads its settings as JSON with comments. */
@@ -184,7 +199,7 @@ export const gemini: Harness = {
   // Its title is its attention (title.ts): no hook can be added to one launch.
   attention: { file: 'none', signal: noSignal, conversationFromCapture: false, title: { read: geminiTitle, tells: 'all', asking: 'gemini asks for your approval' } },
   history: geminiHistory,
-  warnings: (home) => [geminiCleanupWarning(home)].filter((w): w is string => w !== null),
+  warnings: (home) => [geminiCleanupWarning(home), geminiTitleWarning(home)].filter((w): w is string => w !== null),
   // `--session-id` pins a new session, `--resume`/`-r` continues one (`latest` or an index names none surely).
   probe: argvProbe('gemini', { flags: ['--session-id', '--resume', '-r'], isId: isValidId, noRecord: "gemini's session files name no process" }),
 };
