@@ -22,7 +22,8 @@ export async function run({ smoke = false } = {}) {
     const samples = [];
     const base = [];
     let missed = 0;
-    for (let i = 0; i < TRIALS; i++) {
+    // At least one baseline sample: on a loaded machine every trial of a smoke run can miss.
+    for (let i = 0; i < TRIALS || (base.length === 0 && i < 3 * TRIALS); i++) {
       // Baseline: tmux alone.
       const mark = w.path(`base-exit-${i}`);
       const died = w.path(`base-died-${i}`);
@@ -33,10 +34,13 @@ export async function run({ smoke = false } = {}) {
       const hooked = await waitFor(() => readMs(died), 'the baseline pane-died hook', { timeout: 1_000 }).catch(() => null);
       if (hooked === null) {
         // tmux 3.3a missed the SIGCHLD (src/tmux/panes.ts): pane-died waits for any other child
-        // of the server to exit. Nudge it and leave this trial out of the baseline.
-        missed += 1;
+        // of the server to exit. Nudge it and leave this trial out of the baseline — unless the
+        // hook ran before the nudge (only slow, on a loaded machine).
+        const nudged = Date.now();
         w.tmux('run-shell', '-b', 'true');
-        await waitFor(() => readMs(died), 'the baseline pane-died hook after a nudge');
+        const late = await waitFor(() => readMs(died), 'the baseline pane-died hook after a nudge');
+        if (late < nudged) base.push(late - exited);
+        else missed += 1;
       } else {
         base.push(hooked - exited);
       }
@@ -46,7 +50,7 @@ export async function run({ smoke = false } = {}) {
     }
     return [{
       figure: 'exit -> supervisor has the exit hint id', unit: 'ms', samples, baseline: base, target: { ratio: RATIO },
-      note: `baseline: tmux's own pane-died hook recording the time (run-shell date); ${missed} of ${TRIALS} baseline trial(s) left out where tmux 3.3a missed the SIGCHLD`,
+      note: `baseline: tmux's own pane-died hook recording the time (run-shell date); ${missed} of ${samples.length} baseline trial(s) left out where tmux 3.3a missed the SIGCHLD`,
     }, {
       figure: 'exit -> supervisor has the exit hint id, p95', unit: 'ms', samples, baseline: base, target: { ratio: P95_RATIO, of: 'p95' },
       note: "the same trials, their p95 over the hook's median: the exits tmux misses count here",

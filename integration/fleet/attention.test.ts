@@ -147,7 +147,8 @@ describe('attention from the codex notifier', () => {
 
 describe('attention from the codex title', () => {
   it('an approval prompt shows permission and notifies; approved, the turn ends waiting; refused, waiting without a turn notify', async () => {
-    const { sb, fleet, log } = await attentionWorld();
+    // Refused, the spinner stays longer than a reconciliation (2 s), as it can under load.
+    const { sb, fleet, log } = await attentionWorld(async (sb) => (sb.env.FAKE_CODEX_REFUSE_MS = '3000'));
     const id = await fleet.run('codex');
     const task = await fleet.task(id);
     await waitForText(sb, task.paneId, '›');

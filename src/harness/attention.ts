@@ -192,9 +192,10 @@ export function workingFromOutput(state: AttentionState, lastOutputAt: number, a
 /**
  * The state after the pane's title was read (TitleReading), or null for no change. A title
  * that `tells` only the approval prompt (codex) raises permission, and ends one it raised once
- * it no longer asks — working under a spinner, else waiting (measured: a refused approval ends
- * the turn and no notify says so); any other state is the agent's signals' to tell. A title
- * that tells `all` (gemini) is the state itself: idle is waiting.
+ * it no longer asks — working under a spinner (until the idle title or the turn's notify),
+ * waiting when idle (measured: a refused approval ends the turn and no notify says so); any
+ * other state is the agent's signals' to tell. A title that tells `all` (gemini) is the state
+ * itself: idle is waiting.
  */
 export function titleStep(state: AttentionState, reading: TitleReading | null, now: number, rule: Pick<TitleRule, 'tells' | 'asking'>): AttentionState | null {
   if (reading === null) return null;
@@ -203,8 +204,10 @@ export function titleStep(state: AttentionState, reading: TitleReading | null, n
   const message = attention === 'permission' ? rule.asking : null;
   if (rule.tells === 'all') return { attention, since: now, message, conversation: state.conversation };
   if (reading === 'permission') return { attention, since: now, message, conversation: state.conversation, fromTitle: true };
-  if (state.attention !== 'permission' || state.fromTitle !== true) return null;
-  return { attention, since: now, message: null, conversation: state.conversation };
+  if (state.fromTitle !== true) return null;
+  // Measured on codex 0.171.0: a refused approval shows the spinner for a moment before the
+  // idle title, and no notify follows; the working it leads to stays the title's to end.
+  return { attention, since: now, message: null, conversation: state.conversation, ...(attention === 'working' ? { fromTitle: true } : {}) };
 }
 
 /**

@@ -180,7 +180,10 @@ describe('codex', () => {
     const asked = titleStep(working, 'permission', 5_000, CODEX);
     expect(asked).toMatchObject({ attention: 'permission', since: 5_000, message: 'codex asks for your approval', conversation: thread, fromTitle: true });
     expect(titleStep(asked!, 'permission', 6_000, CODEX)).toBeNull();
-    expect(titleStep(asked!, 'working', 7_000, CODEX)).toEqual({ attention: 'working', since: 7_000, message: null, conversation: thread });
+    const after = titleStep(asked!, 'working', 7_000, CODEX);
+    expect(after).toEqual({ attention: 'working', since: 7_000, message: null, conversation: thread, fromTitle: true });
+    // Refused: the spinner for a moment, then the idle title, and no notify: still the title's to end.
+    expect(titleStep(after!, 'idle', 8_000, CODEX)).toEqual({ attention: 'waiting', since: 8_000, message: null, conversation: thread });
     // A refused approval ends the turn with no notify: the idle title is all that says so.
     expect(titleStep(asked!, 'idle', 7_000, CODEX)).toMatchObject({ attention: 'waiting', since: 7_000 });
     // Before any signal (the first turn's approval) too.
