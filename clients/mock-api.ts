@@ -208,7 +208,7 @@ function openaiResponse(body: unknown, res: ServerResponse, nextReply: (input: s
   const model = typeof b.model === 'string' ? b.model : MOCK_MODEL;
   const delegate = delegation(b.input);
   if (delegate !== null) return openaiSpawnAgent(model, delegate, res);
-  if (unansweredMark(b.input, TOOL_CALL_MARK)) {
+  if (unansweredUserText(b.input)?.includes(TOOL_CALL_MARK)) {
     // Run outside the sandbox: codex asks before it does (approval policy on-request).
     const call = { cmd: TOOL_COMMAND, sandbox_permissions: 'require_escalated', justification: 'Create a probe file' };
     return openaiFunctionCall(model, res, { name: 'exec_command' }, call);
@@ -253,15 +253,11 @@ function responsesStream(model: string, res: ServerResponse, item: (stamp: strin
 
 /**
  * The message a subagent is to be spawned with, when the last user message names a delegate
- * mark and no call after it was answered yet (the follow-up request carries the call's
- * `function_call_output`); else null. The title thread quotes the user's message: never it.
+ * mark and no call after it was answered yet; else null.
  */
 function delegation(input: unknown): string | null {
-  if (!Array.isArray(input)) return null;
-  const items = input.map(asRecord);
-  const last = items.findLastIndex((item) => item.role === 'user');
-  const text = last === -1 ? '' : itemText(items[last]);
-  if (/task title/i.test(text) || items.slice(last + 1).some((item) => item.type === 'function_call_output')) return null;
+  const text = unansweredUserText(input);
+  if (text === null) return null;
   if (text.includes(DELEGATE_DEEP_MARK)) return `${DELEGATE_MARK} (from a subagent)`;
   return text.includes(DELEGATE_MARK) ? SUBTASK_MESSAGE : null;
 }
@@ -284,14 +280,18 @@ function openaiFunctionCall(model: string, res: ServerResponse, tool: { name: st
   });
 }
 
-/** Whether the last user message names `mark` and no tool call after it was answered yet. */
-function unansweredMark(input: unknown, mark: string): boolean {
-  if (!Array.isArray(input)) return false;
+/**
+ * The text of the last user message of a Responses `input`, while no tool call after it was
+ * answered (the follow-up request carries the call's `function_call_output`); else null. The
+ * title thread quotes the user's message: never it.
+ */
+function unansweredUserText(input: unknown): string | null {
+  if (!Array.isArray(input)) return null;
   const items = input.map(asRecord);
   const last = items.findLastIndex((item) => item.role === 'user');
-  if (last === -1 || items.slice(last + 1).some((item) => item.type === 'function_call_output')) return false;
+  if (last === -1 || items.slice(last + 1).some((item) => item.type === 'function_call_output')) return null;
   const text = itemText(items[last]);
-  return !/task title/i.test(text) && text.includes(mark);
+  return /task title/i.test(text) ? null : text;
 }
 
 function itemText(item: Record<string, unknown> | undefined): string {

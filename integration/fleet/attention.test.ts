@@ -167,8 +167,12 @@ describe('attention from the codex title', () => {
     await fleet.waitTask(id, (t) => t.attention === 'permission', 'permission again');
     await typeLine(sb, task.paneId, 'n');
     await fleet.waitTask(id, (t) => t.attention === 'waiting', 'waiting after the refusal');
-    await waitFor(() => notified(log).length === 3, { what: 'the second prompt notified' });
-    expect(notified(log)[2]).toBe(`${id}|permission|codex|codex asks for your approval`);
+    // The refusal is the user's own doing: no alert. A third prompt is told after it, and
+    // nothing came between.
+    await typeLine(sb, task.paneId, 'ask permission once more');
+    await fleet.waitTask(id, (t) => t.attention === 'permission', 'permission a third time');
+    await waitFor(() => notified(log).length >= 4, { what: 'the third prompt notified' });
+    expect(notified(log).slice(2)).toEqual([`${id}|permission|codex|codex asks for your approval`, `${id}|permission|codex|codex asks for your approval`]);
   });
 });
 

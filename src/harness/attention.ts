@@ -37,7 +37,7 @@ export interface AttentionState {
   conversation: string | null;
   /** The wait is a question the agent asked (its text in `message`), not the end of a turn. */
   question?: boolean;
-  /** The permission was read from the pane's title, which also says when it is over. */
+  /** The state came from the pane's title (a permission, or the working after it), which also says when it is over. */
   fromTitle?: boolean;
 }
 
