@@ -44,4 +44,16 @@ describe('stopping tasks', () => {
     const gone = await stop({ '%1': 4242 }, {}, ['%1'], 1);
     expect([...respawned, ...gone]).toEqual([]);
   });
+
+  it('lets the event loop answer requests while it signals hundreds of panes', async () => {
+    const ids = Array.from({ length: 200 }, (_, i) => `%${i}`);
+    const pids = Object.fromEntries(ids.map((id, i) => [id, 1000 + i]));
+    const sent = new Set<number>();
+    let sentWhenAnswered: number | null = null;
+    setImmediate(() => (sentWhenAnswered = sent.size)); // a request that came in as the down began
+    await stopProcessGroups(fakeTmux(pids, pids, sent, Infinity), ids, (pid) => sent.add(pid));
+    expect(sent.size).toBe(200);
+    expect(sentWhenAnswered).toBeGreaterThan(0);
+    expect(sentWhenAnswered).toBeLessThan(200);
+  });
 });
