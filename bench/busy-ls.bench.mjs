@@ -145,7 +145,7 @@ export async function run({ smoke = false } = {}) {
         samples: answerMs, baseline: tmuxMs, target: { ratio: ANSWER_RATIO, of: 'p95', base: 'p95' },
         note: `goal: p95 ≤ ${ANSWER_RATIO} × the p95 of tmux display-message -p run in turn with it during the same ${what}s ` +
           `(${ANSWER_ROUNDS}: ${rounded(ms)} ms; ${answerMs.length} answers, ${tmuxMs.length} calls): a read waits for no tmux batch. ` +
-          `At rest: answer p95 ${p95(idle.answer).toFixed(1)} ms, tmux call p95 ${p95(idle.tmux).toFixed(1)} ms`,
+          `At rest, the fleet empty: answer p95 ${p95(idle.answer).toFixed(1)} ms, tmux call p95 ${p95(idle.tmux).toFixed(1)} ms`,
       };
     };
     return [lsFigure('load', busy.load), lsFigure('down', busy.down), answerFigure('load', answers.load), answerFigure('down', answers.down)];

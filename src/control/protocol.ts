@@ -27,7 +27,10 @@ export type RecipeTask = z.infer<typeof recipeTaskSchema>;
 export const requestSchema = z.discriminatedUnion('op', [
   z.object({ op: z.literal('status') }),
   z.object({ op: z.literal('run'), command: z.string().min(1), cwd: z.string(), env, name: label, group: label, worktree: worktree.optional() }),
-  z.object({ op: z.literal('ls') }),
+  // fromState: answered from the supervisor's state as it is, without the reconciliation (a tmux
+  // call) an idle `ls` runs first: the Tab's candidates, which must not wait for tmux. A
+  // supervisor from before it drops the key and reconciles.
+  z.object({ op: z.literal('ls'), fromState: z.boolean().optional() }),
   z.object({ op: z.literal('rerun'), task: taskRef }),
   z.object({ op: z.literal('kill'), task: taskRef }),
   z.object({ op: z.literal('rm'), task: taskRef }),

@@ -10,6 +10,7 @@ describe('control protocol', () => {
     [`{"v":${PROTOCOL_VERSION},"op":"kill","task":"3; rm -rf /"}`, 'task: expected a task id, %pane or @window'],
     [`{"v":${PROTOCOL_VERSION},"op":"run","command":"","cwd":"/","env":{},"name":null,"group":null}`, 'bad run request: command'],
     [`{"v":${PROTOCOL_VERSION},"op":"pane-died","pane":"%x"}`, 'bad pane-died request: pane'],
+    [`{"v":${PROTOCOL_VERSION},"op":"ls","fromState":"yes"}`, 'bad ls request: fromState'],
   ])('answers %j with an error reply naming what is wrong', (line, message) => {
     const reply = parseRequest(line);
     expect(reply).toMatchObject({ ok: false, exitCode: 1 });
@@ -30,5 +31,10 @@ describe('control protocol', () => {
 
   it('parses a valid request without its version', () => {
     expect(parseRequest(`{"v":${PROTOCOL_VERSION},"op":"rerun","task":"%12"}`)).toEqual({ op: 'rerun', task: '%12' });
+    expect(parseRequest(`{"v":${PROTOCOL_VERSION},"op":"ls","fromState":true}`)).toEqual({ op: 'ls', fromState: true });
+  });
+
+  it('drops a key it does not know, as a supervisor from before fromState does with it', () => {
+    expect(parseRequest(`{"v":${PROTOCOL_VERSION},"op":"ls","later":true}`)).toEqual({ op: 'ls' });
   });
 });

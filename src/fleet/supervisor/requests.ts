@@ -86,6 +86,11 @@ const reads: { [K in Request['op']]?: (target: RequestTarget, request: Extract<R
   save: (s) => s.recipe(),
 };
 
+/** A read its asker wants from the state as it is, even when the fleet is idle. */
+export function wantsStateOnly(request: Request): boolean {
+  return request.op === 'ls' && request.fromState === true;
+}
+
 /** The request's answer from the current state, or null for a request that changes the fleet. */
 export function readNow<R extends Request>(target: RequestTarget, request: R): (() => Promise<ReplyTo<R>>) | null {
   const read = reads[request.op] as ((target: RequestTarget, request: R) => Promise<ReplyTo<R>> | ReplyTo<R>) | undefined;

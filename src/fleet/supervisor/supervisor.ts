@@ -9,7 +9,7 @@ import type { AttentionState, RunEvidence } from '../../harness/index.js';
 import { FleetState, type SupervisorDeps } from './fleet-state.js';
 import type { Ending, WatchTarget } from '../exits/process-watch.js';
 import { processEnded, reconcile } from '../exits/reconcile.js';
-import { dispatch, readNow } from './requests.js';
+import { dispatch, readNow, wantsStateOnly } from './requests.js';
 import { recipeOf } from '../ids/resolution.js';
 import { stopFollowed, stopProcessGroups } from '../lifecycle/stop.js';
 import { PROC_ROOT } from '../../ownership/index.js';
@@ -46,10 +46,11 @@ export class Supervisor {
    * status, save) goes there too when the fleet is idle, so that it reconciles first, but
    * while a change is in flight it is answered at once from the state as it is (requests.ts
    * says why that is sound), instead of waiting for a load or `down` of hundreds of tasks.
-   * `fromState`: answer a read so even when the queue is empty (a fleet going down).
+   * `fromState`: answer a read so even when the queue is empty (a fleet going down); an `ls`
+   * asking `fromState` itself (the Tab's) is answered so too.
    */
   handle<R extends Request>(request: R, fromState = false): Promise<ReplyTo<R>> {
-    const read = this.queued > 0 || fromState ? readNow(this.operations, request) : null;
+    const read = this.queued > 0 || fromState || wantsStateOnly(request) ? readNow(this.operations, request) : null;
     return read ? read() : this.enqueue(() => dispatch(this.operations, request));
   }
 

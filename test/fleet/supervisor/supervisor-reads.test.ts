@@ -94,4 +94,15 @@ describe('a read while the fleet goes down', () => {
     // A change is not a read: it still goes on the queue.
     expect((await supervisor.handle({ op: 'rename', task: '1', name: 'x' }, true)).name).toBe('x');
   });
+
+  it('an ls asking for the state as it is skips the reconciliation even when the fleet is idle', async () => {
+    const { tmux, calls } = gatedTmux();
+    const supervisor = supervisorOn(tmux);
+    await supervisor.handle({ op: 'run', command: 'sleep 1', cwd: tempDir(), env: {}, name: null, group: null });
+    const before = calls.length;
+    expect((await supervisor.handle({ op: 'ls', fromState: true })).map((t) => t.id)).toEqual([1]);
+    expect(calls.slice(before)).toEqual([]);
+    expect((await supervisor.handle({ op: 'ls', fromState: false })).map((t) => t.id)).toEqual([1]);
+    expect(calls.slice(before)).toEqual(['listPanes']);
+  });
 });

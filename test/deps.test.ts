@@ -1,0 +1,35 @@
+import { closeSync, openSync, readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { descriptorOutput } from '../src/deps.js';
+import { tempDir } from './harness/fixtures.js';
+
+/** A stand-in for process.stdout that records what it was given. */
+function recordingStream() {
+  const written: string[] = [];
+  return { written, stream: () => ({ write: (chunk: string | Uint8Array) => (written.push(Buffer.from(chunk).toString()), true) }) };
+}
+
+describe('a command output on a descriptor', () => {
+  it('writes straight to the descriptor, making no stream', () => {
+    const file = path.join(tempDir(), 'out');
+    const fd = openSync(file, 'w');
+    const { written, stream } = recordingStream();
+    const out = descriptorOutput(fd, stream);
+    out.write('one\n');
+    out.write('twö\n');
+    closeSync(fd);
+    expect(readFileSync(file, 'utf8')).toBe('one\ntwö\n');
+    expect(written).toEqual([]);
+  });
+
+  it('hands the text to the stream once the descriptor fails, and everything after it, in order', () => {
+    // No process can hold this descriptor (EBADF): it refuses as a closed or full pipe would.
+    // (A descriptor closed here could be reused by the test runner at once.)
+    const { written, stream } = recordingStream();
+    const out = descriptorOutput(2_000_000_000, stream);
+    out.write('first\n');
+    out.write('second\n');
+    expect(written).toEqual(['first\n', 'second\n']);
+  });
+});
