@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { makeSandboxDirs, sandboxEnv } from '../../integration/helpers/sandbox-env.mjs';
+import { sessionMembers } from '../../integration/helpers/session-members.mjs';
 
 export const cliPath = fileURLToPath(new URL('../../dist/cli.cjs', import.meta.url));
 export const benchBin = fileURLToPath(new URL('../fixtures/bin', import.meta.url));
@@ -106,15 +107,17 @@ export async function createWorld() {
       tmux('kill-session', '-t', fleet.name);
     },
     windowCount: (session) => tmux('list-windows', '-t', session, '-F', '#{window_id}').split('\n').filter(Boolean).length,
-    /** Kills this world's server; a supervisor that outlives it a moment may still write a
-     *  recovery snapshot into HOME, so the dir is removed again once that is done. */
+    /** Kills this world's server and waits for what its panes ran (a supervisor still writes
+     *  its state and recovery snapshot for a moment) before the dir is removed. */
     async close() {
+      const listed = spawnSync('tmux', tmuxArgs(['list-panes', '-a', '-F', '#{pane_pid}']), { env, encoding: 'utf8' });
+      const panes = (listed.stdout ?? '').split('\n').map(Number).filter((pid) => pid > 1);
       spawnSync('tmux', tmuxArgs(['kill-server']), { env });
+      await waitFor(() => sessionMembers(panes).length === 0, 'the panes\' processes to end', { timeout: 10_000 }).catch(() => {
+        for (const pid of sessionMembers(panes)) process.kill(pid, 'SIGKILL');
+      });
       // A file written while the tree is removed makes rmdir fail with ENOTEMPTY: retried.
-      const remove = () => rmSync(dir, { recursive: true, force: true, maxRetries: 20, retryDelay: 50 });
-      remove();
-      await sleep(1_000);
-      remove();
+      rmSync(dir, { recursive: true, force: true, maxRetries: 20, retryDelay: 50 });
     },
   };
   return world;

@@ -23,6 +23,7 @@ import { onTestFinished } from 'vitest';
 import { createTmux, type TmuxOps } from '../../src/tmux/operations.js';
 import { TmuxRunner } from '../../src/tmux/runner.js';
 import { makeSandboxDirs, sandboxEnv } from './sandbox-env.mjs';
+import { sessionMembers } from './session-members.mjs';
 import { waitFor } from './wait-for.js';
 
 export const fixturesBin = fileURLToPath(new URL('../fixtures/bin', import.meta.url));
@@ -98,13 +99,15 @@ export async function createSandbox(): Promise<Sandbox> {
       if (cleaned) return;
       cleaned = true;
       // The pane processes (and the fakes they started) get SIGHUP from kill-server; wait until
-      // they are gone so none writes into the dir while it is being removed.
-      const panePids = await runner.run(['list-panes', '-a', '-F', '#{pane_pid}']).catch(() => '');
+      // they are gone so none writes into the dir while it is being removed. tmux makes each
+      // pane's process a session leader, so its session is also every process it started: a
+      // real agent's helpers still write their last files (and run its end hooks) after it.
+      const panePids = (await runner.run(['list-panes', '-a', '-F', '#{pane_pid}']).catch(() => '')).split('\n').map(Number).filter((pid) => pid > 1);
       await ops.killServer();
       const agentPids = (await sandbox.agentStarts()).map((a) => a.pid);
-      const pids = [...panePids.split('\n').map(Number), ...agentPids].filter((pid) => pid > 1);
-      await waitFor(() => pids.every((pid) => !processAlive(pid)), { what: 'the sandbox processes to end', timeout: 10_000 }).catch(() => {
-        for (const pid of pids.filter(processAlive)) process.kill(pid, 'SIGKILL');
+      const left = () => [...new Set([...panePids, ...agentPids].filter((pid) => pid > 1 && processAlive(pid)).concat(sessionMembers(panePids)))];
+      await waitFor(() => left().length === 0, { what: 'the sandbox processes to end', timeout: 10_000 }).catch(() => {
+        for (const pid of left()) process.kill(pid, 'SIGKILL');
       });
       // A supervisor that got SIGHUP from the dying server may still write its last files
       // (state, recovery snapshot) for a moment: retry instead of failing on ENOTEMPTY.
