@@ -6,6 +6,7 @@ import {
   geminiCleanupWarning,
   geminiTitleWarning,
   geminiProjectHash,
+  harnessFor,
   geminiSessionHasUser,
   instrument,
   resolveId,
@@ -177,5 +178,16 @@ describe("gemini's title warning (its attention)", () => {
     const warning = geminiTitleWarning(home);
     if (says === null) expect(warning).toBeNull();
     else expect(warning).toContain(says);
+  });
+});
+
+describe("gemini's settings warnings for doctor", () => {
+  it('gives both from one settings file: the cleanup on and the title hidden', () => {
+    const home = tempDir();
+    write(path.join(home, '.gemini', 'settings.json'), JSON.stringify({ ui: { hideWindowTitle: true } }));
+    const warnings = harnessFor('gemini').warnings(home);
+    expect(warnings).toHaveLength(2);
+    expect(warnings[0]).toContain('session cleanup is on');
+    expect(warnings[1]).toContain('"ui.hideWindowTitle" is true');
   });
 });

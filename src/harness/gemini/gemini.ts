@@ -137,7 +137,10 @@ function stored(home: string, cwd: string, id: string): StoredConversation {
  * file of that id, the conversation included.
  */
 export function geminiCleanupWarning(home: string): string | null {
-  const { file, settings } = geminiSettings(home);
+  return cleanupWarning(geminiSettings(home));
+}
+
+function cleanupWarning({ file, settings }: GeminiSettings): string | null {
   const general = isJsonObject(settings) ? settings.general : undefined;
   const retention = isJsonObject(general) ? general.sessionRetention : undefined;
   const enabled = isJsonObject(retention) ? retention.enabled : undefined;
@@ -153,15 +156,23 @@ export function geminiCleanupWarning(home: string): string | null {
  * title (`ui.dynamicWindowTitle: false`) leaves its tasks without one.
  */
 export function geminiTitleWarning(home: string): string | null {
-  const { file, settings } = geminiSettings(home);
+  return titleWarning(geminiSettings(home));
+}
+
+function titleWarning({ file, settings }: GeminiSettings): string | null {
   const ui = isJsonObject(settings) ? settings.ui : undefined;
   if (!isJsonObject(ui)) return null;
   const off = ui.hideWindowTitle === true ? '"ui.hideWindowTitle" is true' : ui.dynamicWindowTitle === false ? '"ui.dynamicWindowTitle" is false' : null;
   return off === null ? null : `${file}: ${off}, so gemini's terminal title does not say when it works, waits or asks: its tasks show no attention`;
 }
 
+interface GeminiSettings {
+  file: string;
+  settings: unknown;
+}
+
 /** The user's gemini settings file, parsed (null when missing or not JSON). */
-function geminiSettings(home: string): { file: string; settings: unknown } {
+function geminiSettings(home: string): GeminiSettings {
   const file = path.join(home, '.gemini', 'settings.json');
   const read = readTextFile(file);
   if (read.kind !== 'text') return { file, settings: null };
@@ -199,7 +210,10 @@ export const gemini: Harness = {
   // Its title is its attention (title.ts): no hook can be added to one launch.
   attention: { file: 'none', signal: noSignal, conversationFromCapture: false, title: { read: geminiTitle, tells: 'all', asking: 'gemini asks for your approval' } },
   history: geminiHistory,
-  warnings: (home) => [geminiCleanupWarning(home), geminiTitleWarning(home)].filter((w): w is string => w !== null),
+  warnings: (home) => {
+    const read = geminiSettings(home); // once for both: doctor asks for every gemini entry
+    return [cleanupWarning(read), titleWarning(read)].filter((w): w is string => w !== null);
+  },
   // `--session-id` pins a new session, `--resume`/`-r` continues one (`latest` or an index names none surely).
   probe: argvProbe('gemini', { flags: ['--session-id', '--resume', '-r'], isId: isValidId, noRecord: "gemini's session files name no process" }),
 };
