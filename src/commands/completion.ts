@@ -1,8 +1,9 @@
 // `fleetcom completion <shell>` prints a script to source; `fleetcom __complete <words…>` is
 // what that script runs at each Tab. __complete must answer at once: without a fleet the task
 // list is empty (no socket, nothing to wait for), a stopped supervisor is seen before anything
-// is sent (control/client.ts), and one silent for FLEET_WAIT_MS is skipped. `ls` is answered
-// from the supervisor's state even while a long load runs, so a live fleet answers well within it.
+// is sent (control/client.ts), and one silent for FLEET_WAIT_MS is skipped. Its `ls` asks for the
+// supervisor's state as it is (no tmux call first, even while a long load runs), so a live fleet
+// answers well within it.
 import type { Command, Help, Option } from 'commander';
 import { candidates, formatCandidates, type Candidate, type CommandShape, type OptionShape, type ProgramShape, type Sources } from '../completion/candidates.js';
 import { completionScript, SHELLS, type Shell } from '../completion/scripts.js';
