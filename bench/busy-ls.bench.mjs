@@ -38,8 +38,10 @@ export async function run({ smoke = false } = {}) {
   try {
     const file = w.path('busy.json');
     writeFileSync(file, recipeText('busy', w.path('work'), Array.from({ length: TASKS }, (_, i) => `sleep ${100000 + i}`)));
-    const ls = async (label) => {
+    /** The CLI's `ls --json`, or null when `ending` and a down has closed the socket. */
+    const ls = async (label, ending = false) => {
       const r = await w.cli(['ls', '--json']);
+      if (r.code === 3 && ending) return null; // its reply is on the way
       if (r.code !== 0) throw new Error(`ls --json ${label} failed (${r.code}): ${r.stderr.slice(0, 300)}`);
       return r;
     };
@@ -56,13 +58,7 @@ export async function run({ smoke = false } = {}) {
       }
       return performance.now() - started;
     };
-    /** The CLI's `ls --json`: wall ms, or null once a down has closed the socket. */
-    const cliLs = async (ending, label) => {
-      const r = await w.cli(['ls', '--json']);
-      if (r.code === 3 && ending) return null; // the down has closed the socket; its reply is on the way
-      if (r.code !== 0) throw new Error(`ls --json during ${label} failed (${r.code}): ${r.stderr.slice(0, 300)}`);
-      return r.ms;
-    };
+    const cliLs = async (ending, label) => (await ls(`during ${label}`, ending))?.ms ?? null;
     const idle = { ls: [], node: [], answer: [], tmux: [] };
     const busy = { load: { ls: [], node: [], ms: [] }, down: { ls: [], node: [], ms: [] } };
     const answers = { load: { answer: [], tmux: [], ms: [] }, down: { answer: [], tmux: [], ms: [] } };

@@ -3,6 +3,7 @@
 // A signal goes only to the pid tmux reports for that very pane id just before sending it,
 // and only when it is the pid the listing showed: a pane that died or respawned in between
 // (its old pid possibly reused by an unrelated process) is left to the next round.
+import { setImmediate } from 'node:timers/promises';
 import { treeProcess } from '../../ownership/index.js';
 import type { Followed } from '../supervisor/task-record.js';
 import type { FleetTmux, PaneInfo } from '../tmux/tmux-port.js';
@@ -46,7 +47,7 @@ async function signal(tmux: FleetTmux, panes: readonly PaneInfo[], sig: NodeJS.S
     const pid = live.get(pane.paneId);
     if (pid === undefined || pid !== pane.pid || pid <= 1) continue;
     send(pid, sig);
-    if (++sent % SIGNALS_PER_TURN === 0) await nextTurn();
+    if (++sent % SIGNALS_PER_TURN === 0) await setImmediate(); // requests that came meanwhile (an `ls`) are answered
   }
 }
 
@@ -93,11 +94,6 @@ function signalGroup(pid: number, sig: NodeJS.Signals): void {
       // already gone
     }
   }
-}
-
-/** Lets the requests that arrived meanwhile (an `ls`) be answered. */
-function nextTurn(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
 }
 
 function pause(ms: number): Promise<void> {
