@@ -16,6 +16,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { makeSandboxDirs, sandboxEnv } from '../../integration/helpers/sandbox-env.mjs';
 import { sessionMembers } from '../../integration/helpers/session-members.mjs';
+import { PROC_ROOT, processTree } from '../../dist/ownership/index.js';
 
 export const cliPath = fileURLToPath(new URL('../../dist/cli.cjs', import.meta.url));
 export const benchBin = fileURLToPath(new URL('../fixtures/bin', import.meta.url));
@@ -113,8 +114,14 @@ export async function createWorld() {
       const listed = spawnSync('tmux', tmuxArgs(['list-panes', '-a', '-F', '#{pane_pid}']), { env, encoding: 'utf8' });
       const panes = (listed.stdout ?? '').split('\n').map(Number).filter((pid) => pid > 1);
       spawnSync('tmux', tmuxArgs(['kill-server']), { env });
-      await waitFor(() => sessionMembers(panes).length === 0, 'the panes\' processes to end', { timeout: 10_000 }).catch(() => {
-        for (const pid of sessionMembers(panes)) process.kill(pid, 'SIGKILL');
+      await waitFor(() => sessionMembers(processTree(PROC_ROOT), panes).length === 0, 'the panes\' processes to end', { timeout: 10_000 }).catch(() => {
+        for (const pid of sessionMembers(processTree(PROC_ROOT), panes)) {
+          try {
+            process.kill(pid, 'SIGKILL');
+          } catch {
+            // ended meanwhile
+          }
+        }
       });
       // A file written while the tree is removed makes rmdir fail with ENOTEMPTY: retried.
       rmSync(dir, { recursive: true, force: true, maxRetries: 20, retryDelay: 50 });

@@ -24,6 +24,7 @@ import { createTmux, type TmuxOps } from '../../src/tmux/operations.js';
 import { TmuxRunner } from '../../src/tmux/runner.js';
 import { makeSandboxDirs, sandboxEnv } from './sandbox-env.mjs';
 import { sessionMembers } from './session-members.mjs';
+import { PROC_ROOT, processTree } from '../../src/ownership/index.js';
 import { waitFor } from './wait-for.js';
 
 export const fixturesBin = fileURLToPath(new URL('../fixtures/bin', import.meta.url));
@@ -105,9 +106,16 @@ export async function createSandbox(): Promise<Sandbox> {
       const panePids = (await runner.run(['list-panes', '-a', '-F', '#{pane_pid}']).catch(() => '')).split('\n').map(Number).filter((pid) => pid > 1);
       await ops.killServer();
       const agentPids = (await sandbox.agentStarts()).map((a) => a.pid);
-      const left = () => [...new Set([...panePids, ...agentPids].filter((pid) => pid > 1 && processAlive(pid)).concat(sessionMembers(panePids)))];
+      // A pane's process leads its own session, so it is among the members while it runs.
+      const left = () => [...new Set([...agentPids.filter((pid) => pid > 1 && processAlive(pid)), ...sessionMembers(processTree(PROC_ROOT), panePids)])];
       await waitFor(() => left().length === 0, { what: 'the sandbox processes to end', timeout: 10_000 }).catch(() => {
-        for (const pid of left()) process.kill(pid, 'SIGKILL');
+        for (const pid of left()) {
+          try {
+            process.kill(pid, 'SIGKILL');
+          } catch {
+            // ended meanwhile
+          }
+        }
       });
       // A supervisor that got SIGHUP from the dying server may still write its last files
       // (state, recovery snapshot) for a moment: retry instead of failing on ENOTEMPTY.

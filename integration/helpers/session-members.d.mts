@@ -1,2 +1,2 @@
 // Types of session-members.mjs for the TypeScript tests (the main tsconfig does not check JavaScript).
-export function sessionMembers(leaders: readonly number[]): number[];
+export function sessionMembers(tree: ReadonlyMap<number, { pid: number; sid: number; state: string }> | null, leaders: readonly number[]): number[];

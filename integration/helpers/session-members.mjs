@@ -2,27 +2,16 @@
 // each pane's process a session leader, and what it starts stays in its session unless it
 // leaves it. A real agent's helpers (opencode's and kilo's node, copilot's end hooks) still run
 // and write for a moment after the pane's process ended; a world is removed only after them.
-// Plain JavaScript so the bench's world shares it with the tests' sandbox.
-import { readdirSync, readFileSync } from 'node:fs';
+// Plain JavaScript so the bench's world shares it with the tests' sandbox; each passes the
+// process tree fleetcom reads (ownership's processTree, from src or from dist).
 
 /**
  * The live processes (not zombies) of the sessions these pids lead.
+ * @param {ReadonlyMap<number, { pid: number, sid: number, state: string }> | null} tree
  * @param {readonly number[]} leaders
  * @returns {number[]}
  */
-export function sessionMembers(leaders) {
+export function sessionMembers(tree, leaders) {
   const wanted = new Set(leaders);
-  const members = [];
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    let stat;
-    try {
-      stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-    } catch {
-      continue; // it ended meanwhile
-    }
-    const [state, , , session] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    if (wanted.has(Number(session)) && state !== 'Z') members.push(Number(name));
-  }
-  return members;
+  return [...(tree?.values() ?? [])].filter((p) => wanted.has(p.sid) && p.state !== 'Z').map((p) => p.pid);
 }
