@@ -26,7 +26,7 @@ describe("the Tab's task ids", () => {
     let out = '';
     try {
       const deps = { env: { FLEETCOM_RUNTIME_DIR: runtime }, cwd: runtime, stdout: { write: (t: string) => (out += t) }, stderr: { write: () => true }, now: Date.now };
-      expect(await runCompleteFrom(['rerun', ''], programShape(), deps)).toBe(0);
+      expect(await runCompleteFrom(['rerun', ''], programShape(deps), deps)).toBe(0);
     } finally {
       server.close();
     }
