@@ -32,7 +32,7 @@ const ANSWER_RATIO = 0.5;
 
 export async function run({ smoke = false } = {}) {
   // Smoke: a smaller fleet (still long enough a change for a few samples to fit in it), one round of each.
-  const [TASKS, ROUNDS, ANSWER_ROUNDS, IDLE] = smoke ? [60, 1, 1, 3] : [200, 3, 2, 15];
+  const [TASKS, ROUNDS, ANSWER_ROUNDS, IDLE] = smoke ? [60, 1, 1, 3] : [200, 5, 2, 15];
   const w = await createWorld();
   let down = null;
   try {
