@@ -51,6 +51,7 @@ export function lockedSupervisor(file: string, proc = '/proc'): LockedSupervisor
     return null;
   }
   if (record.start !== null && startTimeOf(stat) !== record.start) return null;
+  if (endedState(stat)) return null;
   return { pid: record.pid, stopped: stoppedState(stat) };
 }
 
@@ -61,6 +62,23 @@ export function processStopped(pid: number, proc = '/proc'): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * The process has ended but is not reaped yet (state Z, or X while it goes): false when it
+ * cannot be read, so a system without /proc goes by the pid alone as before.
+ */
+export function processEnded(pid: number, proc = '/proc'): boolean {
+  try {
+    return endedState(readFileSync(`${proc}/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
+function endedState(stat: string): boolean {
+  const state = fieldsOf(stat)?.[0];
+  return state === 'Z' || state === 'X';
 }
 
 function stoppedState(stat: string): boolean {

@@ -2,6 +2,7 @@
 // while it lives; the kernel hands it out again later, so a lock that recorded only the pid
 // would take any later process with that number for its supervisor.
 import { readFileSync } from 'node:fs';
+import { processEnded } from '../../control/lock-record.js';
 import { startTimeOf } from '../../ownership/proc.js';
 
 export interface ProcessIdentity {
@@ -30,14 +31,19 @@ export function liveOther(record: { pid: number; start: string | null }, identif
   return live;
 }
 
-/** A process exists (EPERM: it does, owned by someone else). */
+/**
+ * A process exists and has not ended (EPERM: it does, owned by someone else). Signal 0 also
+ * reaches a zombie — an ended process its parent has not waited for yet, which lingers while
+ * PID 1 reaps late, or forever in a container without an init — so its state is read too: a
+ * zombie holds no lock, snapshot or conversation.
+ */
 export function processExists(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
   }
+  return !processEnded(pid);
 }
 
 function readProc(pid: number, file: string): string {

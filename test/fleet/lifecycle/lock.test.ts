@@ -2,10 +2,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { acquireLock, lockHolder, lockText, parseLock, releaseLock, runningFleet } from '../../../src/fleet/lifecycle/lock.js';
-import { identityOf } from '../../../src/fleet/lifecycle/process-identity.js';
+import { identityOf, processExists } from '../../../src/fleet/lifecycle/process-identity.js';
+import { lockedSupervisor } from '../../../src/control/lock-record.js';
 import { startTimeOf } from '../../../src/ownership/proc.js';
 import { runtimeFiles, type RuntimeFiles } from '../../../src/paths.js';
 import { tempDir } from '../../harness/fixtures.js';
+import { makeZombie } from '../../helpers/zombie.js';
 
 /** Above Linux's PID_MAX_LIMIT (2^22): no process can have it. */
 const NO_PID = 2 ** 22 + 1;
@@ -110,6 +112,22 @@ describe('taking the lock of a runtime dir', () => {
     const error = await runningFleet(files);
     expect(error?.message).toContain(`its supervisor (pid ${pid}: sleep 60) holds ${files.lock} but does not answer`);
     expect(readFileSync(files.lock, 'utf8')).toBe(text);
+  });
+
+  it('takes over the lock of a supervisor that ended but is not reaped yet (a zombie holds nothing)', async () => {
+    const files = runtime();
+    const zombie = await makeZombie();
+    try {
+      // Written while it ran, as a supervisor writes its lock: its own pid and start time.
+      writeFileSync(files.lock, lockText(identityOf(zombie.pid) ?? { pid: zombie.pid, start: null, command: '' }));
+      expect(processExists(zombie.pid)).toBe(false);
+      expect(lockedSupervisor(files.lock)).toBeNull();
+      expect(await runningFleet(files)).toBeNull();
+      await acquireLock(files, process.pid, 0);
+      expect(held(files)?.pid).toBe(process.pid);
+    } finally {
+      zombie.release();
+    }
   });
 
   it("never releases another process's lock", () => {
