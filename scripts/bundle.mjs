@@ -72,7 +72,7 @@ const shape = programShape({ env: {}, cwd: root, stdout: { write: () => true }, 
 // The hot path as one file. What it imports on demand and does not run itself (the commander
 // program, `--host`, the hosts of `next`, the saved sessions of a Tab) stays out of it: each
 // such module becomes an entry of the split build below, dist/chunks/<name>.js.
-const HOT_INLINE = new Set(['src/commands/tasks.ts', 'src/commands/completion.ts', 'src/commands/version.ts']);
+const HOT_INLINE = new Set(['src/commands/tasks/tasks.ts', 'src/commands/completion.ts', 'src/commands/version.ts']);
 const splitEntries = new Map([['src/commands/program.ts', 'program']]);
 const onDemandApart = {
   name: 'on-demand-apart',
@@ -81,7 +81,7 @@ const onDemandApart = {
       if (args.kind !== 'dynamic-import') return undefined;
       const source = relative(root, resolve(args.resolveDir, args.path.replace(/\.js$/, '.ts')));
       if (HOT_INLINE.has(source)) return undefined;
-      if (source === 'src/commands/save-client.ts') return { path: './save-client.js', external: true }; // built below
+      if (source === 'src/commands/fleet/save-client.ts') return { path: './save-client.js', external: true }; // built below
       const name = basename(source, '.ts') === 'index' ? basename(dirname(source)) : basename(source, '.ts');
       splitEntries.set(source, name);
       return { path: `./${name}.js`, external: true };
@@ -111,7 +111,7 @@ const program = await build({
   banner: requireBanner,
 });
 // `save` as one self-contained file, beside the chunks that import it.
-const save = await build({ ...common, entryPoints: ['src/commands/save-client.ts'], outfile: 'dist/chunks/save-client.js' });
+const save = await build({ ...common, entryPoints: ['src/commands/fleet/save-client.ts'], outfile: 'dist/chunks/save-client.js' });
 
 const entry = await build({ ...common, ...commonJs, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.cjs' });
 const entryModule = await build({ ...common, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js' });

@@ -12,7 +12,7 @@ import { reporting } from './report.js';
 
 /**
  * Another fleetcom drives this one over ssh: its command line opens with the remote protocol
- * it speaks (commands/remote.ts); the words after it are a command line like any other, run
+ * it speaks (commands/hosts/remote.ts); the words after it are a command line like any other, run
  * here and never sent on (FLEETCOM_HOST of this host's environment does not apply).
  */
 async function remoteWords(argv: readonly string[]): Promise<string[] | null> {
@@ -31,7 +31,7 @@ export function main(argv: readonly string[], deps: Deps = processDeps()): Promi
     let words = remote ?? argv;
     if (remote === null && mayNameHost(words, deps.env)) {
       const target = splitHost(words, deps.env.FLEETCOM_HOST);
-      if (target.host !== null) return (await import('./commands/remote.js')).runOnHost(target.host, target.argv, deps);
+      if (target.host !== null) return (await import('./commands/hosts/remote.js')).runOnHost(target.host, target.argv, deps);
       words = target.argv;
     }
     const hot = hotRun(words, deps);

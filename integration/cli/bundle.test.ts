@@ -65,7 +65,7 @@ describe('the bundled bin', () => {
     expect(meta.outputs['dist/chunks/client.cjs']?.entryPoint).toBe('src/client.ts');
     expect(oneFile('dist/chunks/client.cjs')).toEqual([]);
     const hot = loadedSources();
-    expect(hot).toEqual(expect.arrayContaining(['src/client.ts', 'src/commands/hot-path.ts', 'src/commands/tasks.ts', 'src/control/client.ts', 'src/completion/candidates.ts']));
+    expect(hot).toEqual(expect.arrayContaining(['src/client.ts', 'src/commands/hot-path.ts', 'src/commands/tasks/tasks.ts', 'src/control/client.ts', 'src/completion/candidates.ts']));
     expect(hot.filter((source) => source.includes('node_modules/'))).toEqual([]);
     expect(hot).not.toContain('src/commands/program.ts');
     // What the hot path imports on demand and does not run itself is a file of the split part.
@@ -77,16 +77,16 @@ describe('the bundled bin', () => {
     expect(meta.outputs[PROGRAM]?.entryPoint).toBe('src/commands/program.ts');
     expect(loadedSources(PROGRAM).filter((source) => source.includes('node_modules/commander/')).length).toBeGreaterThan(0);
     const chunks = onDemand(PROGRAM).map((file) => (file.startsWith('./') ? `dist/chunks/${file.slice(2)}` : file));
-    expect(chunks.map((file) => meta.outputs[file]?.entryPoint)).toEqual(expect.arrayContaining(['src/commands/tasks.ts', 'src/commands/up.ts']));
+    expect(chunks.map((file) => meta.outputs[file]?.entryPoint)).toEqual(expect.arrayContaining(['src/commands/tasks/tasks.ts', 'src/commands/fleet/up.ts']));
     expect(onDemand(PROGRAM)).toContain('./save-client.js');
   });
 
   it.each([
     ['--help', []],
-    ['run, kill, rm, tag, rename, group', ['src/commands/tasks.ts']],
-    ['load and recover', ['src/commands/load.ts']],
-    ['sessions', ['src/commands/sessions.ts']],
-    ['explain', ['src/commands/explain.ts']],
+    ['run, kill, rm, tag, rename, group', ['src/commands/tasks/tasks.ts']],
+    ['load and recover', ['src/commands/fleet/load.ts']],
+    ['sessions', ['src/commands/fleet/sessions.ts']],
+    ['explain', ['src/commands/tasks/explain.ts']],
   ])('starts %s without zod, chokidar, the dashboard or the supervisor', (_label, entryPoints) => {
     const sources = loadedSources(PROGRAM, ...entryPoints.map(outputOf));
     expect(sources).toContain('src/cli.ts');
@@ -94,7 +94,7 @@ describe('the bundled bin', () => {
   });
 
   it('starts save from one file after the command table', () => {
-    expect(meta.outputs['dist/chunks/save-client.js']?.entryPoint).toBe('src/commands/save-client.ts');
+    expect(meta.outputs['dist/chunks/save-client.js']?.entryPoint).toBe('src/commands/fleet/save-client.ts');
     expect(oneFile('dist/chunks/save-client.js')).toEqual([]);
   });
 
@@ -108,7 +108,7 @@ describe('the bundled bin', () => {
   });
 
   it('starts up with the supervisor (the check above can see it), the dashboard and chokidar only on demand', () => {
-    const sources = loadedSources(PROGRAM, outputOf('src/commands/up.ts'));
+    const sources = loadedSources(PROGRAM, outputOf('src/commands/fleet/up.ts'));
     expect(sources.filter((source) => SUPERVISOR_ONLY.some((pattern) => pattern.test(source))).length).toBeGreaterThan(0);
     // A headless supervisor never draws: the dashboard is a chunk of its own, imported for a
     // terminal; chokidar comes with the first capture watch (a fleet of plain commands has none).

@@ -33,7 +33,7 @@ export async function runCompleteFrom(words: readonly string[], shape: ProgramSh
 function sources(deps: Deps): Sources {
   // The session store (and zod with it) loads only when a session name is being completed.
   const listSessions = async () => {
-    const [{ listSessions: list }, { sessionDirOf }] = await Promise.all([import('../sessions/index.js'), import('./recipe-io.js')]);
+    const [{ listSessions: list }, { sessionDirOf }] = await Promise.all([import('../sessions/index.js'), import('./fleet/recipe-io.js')]);
     return list(sessionDirOf(deps));
   };
   return {

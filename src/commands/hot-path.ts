@@ -35,7 +35,7 @@ declare const BUILT_PROGRAM_SHAPE: string | undefined;
 
 type HotCommand = HotSpec & { run: (parsed: HotParse, deps: Deps) => Promise<number> };
 
-const tasks = () => import('./tasks.js');
+const tasks = () => import('./tasks/tasks.js');
 
 export const HOT: Readonly<Record<string, HotCommand>> = {
   ls: {
@@ -53,8 +53,8 @@ export const HOT: Readonly<Record<string, HotCommand>> = {
   save: {
     values: { '--output': 'output', '--hosts': 'hosts' }, flags: { '--stdout': 'stdout', '--force': 'force', '--all-hosts': 'allHosts' }, args: 1,
     run: async ({ args, opts }, deps) => (opts.allHosts || opts.hosts !== undefined
-      ? (await import('./hosts-save.js')).runHostsSave(args[0], opts, deps)
-      : (await import('./save-client.js')).runSaveApart(args[0], opts, deps)),
+      ? (await import('./hosts/hosts-save.js')).runHostsSave(args[0], opts, deps)
+      : (await import('./fleet/save-client.js')).runSaveApart(args[0], opts, deps)),
   },
   __complete: {
     values: {}, flags: {}, args: Infinity,

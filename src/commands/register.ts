@@ -9,25 +9,25 @@ export type Dispatch = (run: () => Promise<number>) => void;
 
 // Each command's module is imported when that command runs, so `--version`, `--help` and the
 // small commands do not load the supervisor, the dashboard or chokidar (cold start).
-const adopt = () => import('./adopt.js');
+const adopt = () => import('./tasks/adopt.js');
 const completion = () => import('./completion.js');
-const config = () => import('./config.js');
-const doctor = () => import('./doctor.js');
-const explain = () => import('./explain.js');
-const hostsLs = () => import('./hosts-ls.js');
-const hostsSave = () => import('./hosts-save.js');
-const history = () => import('./history.js');
-const hosts = () => import('./hosts.js');
-const keys = () => import('./keys.js');
-const load = () => import('./load.js');
-const resume = () => import('./resume.js');
+const config = () => import('./fleet/config.js');
+const doctor = () => import('./doctor/doctor.js');
+const explain = () => import('./tasks/explain.js');
+const hostsLs = () => import('./hosts/hosts-ls.js');
+const hostsSave = () => import('./hosts/hosts-save.js');
+const history = () => import('./history/history.js');
+const hosts = () => import('./hosts/hosts.js');
+const keys = () => import('./fleet/keys.js');
+const load = () => import('./fleet/load.js');
+const resume = () => import('./history/resume.js');
 // save runs from its own one-file bundle (save-client.ts).
-const save = () => import('./save-client.js');
-const sessions = () => import('./sessions.js');
-const tasks = () => import('./tasks.js');
-const up = () => import('./up.js');
-const worktreeRm = () => import('./worktree-rm.js');
-const worktrees = () => import('./worktrees.js');
+const save = () => import('./fleet/save-client.js');
+const sessions = () => import('./fleet/sessions.js');
+const tasks = () => import('./tasks/tasks.js');
+const up = () => import('./fleet/up.js');
+const worktreeRm = () => import('./worktrees/worktree-rm.js');
+const worktrees = () => import('./worktrees/worktrees.js');
 
 function wholeSeconds(value: string): number {
   if (!/^\d{1,5}$/.test(value) || Number(value) < 1 || Number(value) > 86_400) throw new UsageError(`--idle-seconds ${value}: expected a whole number of seconds from 1 to 86400`);

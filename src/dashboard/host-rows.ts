@@ -1,5 +1,5 @@
 // The hosts' tasks in the dashboard: what `up` hands it to reach them (HostsFeed, made in
-// commands/dashboard-hosts.ts from the same fan-out as `ls --all-hosts`), and the pure part:
+// commands/hosts/dashboard-hosts.ts from the same fan-out as `ls --all-hosts`), and the pure part:
 // each host's answer → its rows and the line its section is titled with. A host's rows get
 // ids of their own (negative, stable while the dashboard runs) so that selection and the keys
 // treat them like this machine's; the host's own id stays in `remote`.

@@ -1,7 +1,7 @@
 // What the dashboard's host feed tells the alerts after each poll: every task with what it was
 // before; a task gone from its host as no longer needing you; a host's tasks only its own.
 import { describe, expect, it } from 'vitest';
-import { tellAttention } from '../../src/commands/dashboard-hosts.js';
+import { tellAttention } from '../../src/commands/hosts/dashboard-hosts.js';
 import type { LsRecord } from '../../src/control/protocol.js';
 import type { RemoteAttention } from '../../src/fleet/attention/alerts.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDoctorTable } from '../../src/commands/doctor-table.js';
+import { formatDoctorTable } from '../../src/commands/doctor/doctor-table.js';
 import type { EntryReport } from '../../src/doctor/checks.js';
 
 const gone = (i: number): EntryReport => ({

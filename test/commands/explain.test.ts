@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { agentHome, explainCommand } from '../../src/commands/explain.js';
+import { agentHome, explainCommand } from '../../src/commands/tasks/explain.js';
 
 // explain for the agents added after the first three: their forms, rewrite, homes and the
 // versions the real-client suite proved.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { missingOn } from '../../src/commands/hosts.js';
-import { readLsReply } from '../../src/commands/hosts-ls.js';
-import { readSaveReply } from '../../src/commands/hosts-save.js';
+import { missingOn } from '../../src/commands/hosts/hosts.js';
+import { readLsReply } from '../../src/commands/hosts/hosts-ls.js';
+import { readSaveReply } from '../../src/commands/hosts/hosts-save.js';
 import { VERSION } from '../../src/commands/version.js';
 
 const run = (code: number, stdout: string, stderr = '') => ({ code, stdout, stderr, timedOut: false });

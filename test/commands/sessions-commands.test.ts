@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { runSave } from '../../src/commands/save.js';
+import { runSave } from '../../src/commands/fleet/save.js';
 import { countResumable, savedMessage } from '../../src/fleet/ids/fleet-recipe.js';
-import { snapshotArg } from '../../src/commands/load.js';
-import { formatSessions, sessionsJson } from '../../src/commands/sessions.js';
+import { snapshotArg } from '../../src/commands/fleet/load.js';
+import { formatSessions, sessionsJson } from '../../src/commands/fleet/sessions.js';
 import type { Deps } from '../../src/deps.js';
 import { UsageError } from '../../src/errors.js';
 import { fleetRecipe } from '../../src/fleet/ids/fleet-recipe.js';

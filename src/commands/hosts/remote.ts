@@ -1,0 +1,29 @@
+// `fleetcom --host H <command> …`: the command runs on host H by H's own fleetcom, over the
+// user's ssh, with the same words (quoted for H's shell), and its output and exit code come
+// back as they are: a command acts on H's fleet exactly as it does on this machine's there
+// (paths, HOME, the saved sessions and the environment of tasks are H's).
+import type { Deps } from '../../deps.js';
+import { FleetError, UsageError } from '../../errors.js';
+import { callHost } from '../../remote/host-link.js';
+import { describeFailure } from '../../remote/outcome.js';
+import { canPrompt, hostSettings } from './host-link-of.js';
+import { readStdinText, STDIN_SESSION } from '../fleet/recipe-io.js';
+
+export async function runOnHost(host: string, argv: readonly string[], deps: Deps): Promise<number> {
+  if (argv[0] === 'up' && !argv.includes('--detach') && !argv.includes('--help')) {
+    throw new UsageError('up on a host needs --detach (it starts the fleet in a tmux session there; attach with: ssh -t HOST tmux attach)');
+  }
+  const { link, timeoutMs } = hostSettings(deps);
+  // `load -` and `doctor -` read a recipe on stdin: it goes to the host's fleetcom.
+  const input = argv.includes(STDIN_SESSION) ? await readStdinText() : undefined;
+  const { run, failure } = await callHost(link, host, argv, {
+    deadlineMs: null,
+    batch: !canPrompt(),
+    connectTimeoutSeconds: timeoutMs / 1000,
+    input,
+    onStdout: (text) => deps.stdout.write(text),
+    onStderr: (text) => deps.stderr.write(text),
+  });
+  if (failure !== null) throw new FleetError(describeFailure(failure));
+  return run.code ?? 1;
+}
