@@ -46,6 +46,9 @@ const oneFile = (file: string) => (meta.outputs[file]?.imports ?? []).filter((ed
 /** What every command but the hot ones loads first: commander and the command table. */
 const PROGRAM = 'dist/chunks/program.js';
 
+const MCP_ENTRY = 'src/commands/orchestration/mcp.ts';
+const SDK = /node_modules\/@modelcontextprotocol\//;
+
 const SUPERVISOR_ONLY = [/node_modules\/zod\//, /node_modules\/chokidar\//, /^src\/dashboard\//, /^src\/fleet\/(supervisor\/supervisor|lifecycle\/run-fleet)\.ts/, /^src\/tmux\/runner/];
 
 describe('the bundled bin', () => {
@@ -93,13 +96,25 @@ describe('the bundled bin', () => {
     expect(sources.filter((source) => SUPERVISOR_ONLY.some((pattern) => pattern.test(source)))).toEqual([]);
   });
 
+  it('serves mcp from a chunk of its own with the MCP SDK, which no other command loads', () => {
+    const mcp = outputOf(MCP_ENTRY);
+    expect(onDemand(PROGRAM)).toContain(mcp);
+    expect(loadedSources(PROGRAM, mcp).filter((source) => SDK.test(source)).length).toBeGreaterThan(0);
+    for (const entry of ['src/commands/tasks/tasks.ts', 'src/commands/fleet/up.ts', 'src/commands/orchestration/skill.ts']) {
+      expect(loadedSources(PROGRAM, outputOf(entry)).filter((source) => SDK.test(source)), entry).toEqual([]);
+    }
+    expect(loadedSources().filter((source) => SDK.test(source) || source.startsWith('src/mcp/')), 'the hot path').toEqual([]);
+  });
+
   it('starts save from one file after the command table', () => {
     expect(meta.outputs['dist/chunks/save-client.js']?.entryPoint).toBe('src/commands/fleet/save-client.ts');
     expect(oneFile('dist/chunks/save-client.js')).toEqual([]);
   });
 
   it('keeps only the part of zod fleetcom uses (a namespace import; `import { z }` kept all 750 kB)', () => {
+    // The MCP SDK brings zod's v3 too (its zod-compat), in the chunk only `fleetcom mcp` loads (below).
     const zodBytes = Object.values(meta.outputs)
+      .filter((output) => output.entryPoint !== MCP_ENTRY)
       .flatMap((output) => Object.entries(output.inputs as Record<string, { bytesInOutput?: number }>))
       .filter(([source]) => source.includes('node_modules/zod/'))
       .reduce((sum, [, input]) => sum + (input.bytesInOutput ?? 0), 0);

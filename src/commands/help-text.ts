@@ -3,7 +3,7 @@
 // `--help` ends with. One table, so a new command cannot be listed without them
 // (test/commands/help.test.ts fails on a visible command missing here).
 
-export const HELP_GROUPS = ['Fleet', 'Tasks', 'Sessions', 'Agents', 'Setup'] as const;
+export const HELP_GROUPS = ['Fleet', 'Tasks', 'Orchestration', 'Sessions', 'Agents', 'Setup'] as const;
 export type HelpGroup = (typeof HELP_GROUPS)[number];
 
 export interface CommandHelp {
@@ -207,6 +207,23 @@ export const COMMAND_HELP: Readonly<Record<string, CommandHelp>> = {
     examples: [
       ['fleetcom explain -- claude', 'what fleetcom adds, where the id comes from'],
       ['fleetcom explain --json --id 019f5453-de22-7240-b2e5-0d32692aa6d9 -- codex', 'its resume command'],
+    ],
+  },
+  mcp: {
+    group: 'Orchestration',
+    summary: 'serve the fleet to a lead agent over MCP',
+    examples: [
+      ['claude mcp add --scope user fleetcom -- fleetcom mcp', "claude's tools mcp__fleetcom__ls, run, send…"],
+      ['fleetcom mcp --config codex >> ~/.codex/config.toml', "codex's settings for it"],
+      ['fleetcom mcp --config claude > .mcp.json', "a project's MCP servers for claude"],
+    ],
+  },
+  skill: {
+    group: 'Orchestration',
+    summary: 'a guide teaching a lead agent to use fleetcom',
+    examples: [
+      ['fleetcom skill > ~/.claude/skills/fleetcom/SKILL.md', "claude's skill"],
+      ['fleetcom skill >> AGENTS.md', "codex's and others' instructions"],
     ],
   },
   config: {

@@ -29,7 +29,7 @@ export function buildProgram(deps: Deps, dispatch: Dispatch): Command {
     .enablePositionalOptions()
     .showHelpAfterError(false)
     .exitOverride();
-  registerCommands(program, deps, dispatch);
+  registerCommands(program, deps, dispatch, runCommandLine);
   teach(program);
   program.commandsGroup('Setup:').helpCommand('help [command]', "show a command's options and examples");
   for (const cmd of [program, ...program.commands]) {

@@ -3,6 +3,8 @@ import { Option, type Command } from 'commander';
 import { GROUP_BY } from '../config/values.js';
 import type { Deps } from '../deps.js';
 import { UsageError } from '../errors.js';
+import type { CommandLine } from '../mcp/captured.js';
+import { CONFIG_AGENTS } from '../mcp/client-config.js';
 
 /** Receives the chosen command's run; `main` awaits it after parsing. */
 export type Dispatch = (run: () => Promise<number>) => void;
@@ -28,13 +30,16 @@ const tasks = () => import('./tasks/tasks.js');
 const up = () => import('./fleet/up.js');
 const worktreeRm = () => import('./worktrees/worktree-rm.js');
 const worktrees = () => import('./worktrees/worktrees.js');
+const mcp = () => import('./orchestration/mcp.js');
+const skill = () => import('./orchestration/skill.js');
 
 function wholeSeconds(value: string): number {
   if (!/^\d{1,5}$/.test(value) || Number(value) < 1 || Number(value) > 86_400) throw new UsageError(`--idle-seconds ${value}: expected a whole number of seconds from 1 to 86400`);
   return Number(value);
 }
 
-export function registerCommands(program: Command, deps: Deps, dispatch: Dispatch): void {
+/** `commandLine`: the program's own entry for one command line (program.ts), which the MCP server's tools run. */
+export function registerCommands(program: Command, deps: Deps, dispatch: Dispatch, commandLine: CommandLine): void {
   program
     .command('up')
     .description('start the fleet: inside tmux in this pane, outside tmux in a new tmux session')
@@ -242,6 +247,17 @@ export function registerCommands(program: Command, deps: Deps, dispatch: Dispatc
     .option('--rerun-key <key>', 'the rerun key (default r or config.json)')
     .option('--next-key <key>', 'the key that goes to the next task needing you (default N or config.json)')
     .action((opts) => dispatch(async () => (await keys()).runKeys(opts, deps)));
+
+  program
+    .command('mcp')
+    .description('serve the fleet to an agent over MCP on stdio: tools ls, run, send, wait, output, history')
+    .addOption(new Option('--config <agent>', "print what that agent's settings take to start this server").choices(CONFIG_AGENTS))
+    .action((opts) => dispatch(async () => (await mcp()).runMcp(opts, deps, commandLine)));
+
+  program
+    .command('skill')
+    .description('print a guide that teaches a lead agent to drive the fleet with fleetcom')
+    .action(() => dispatch(async () => (await skill()).runSkill(deps)));
 
   program
     .command('config')
