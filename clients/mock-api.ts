@@ -12,6 +12,7 @@
 //   await api.close();
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { leadStep } from './lead-script.js';
 
 export const MOCK_MODEL = 'mock-model';
 /** Every reply starts with this, so a test can wait for it on screen. */
@@ -56,6 +57,8 @@ export interface MockApi {
   requests: RecordedRequest[];
   /** The text the mock answered with, in order (both APIs). */
   replies: string[];
+  /** Each reply with the user text it answered (a turn's reply is the first whose input holds its message). */
+  answered: Array<{ input: string; text: string }>;
   /** How many turns are held (HOLD_MARK); `releaseHeld` answers them. */
   held(): number;
   releaseHeld(): void;
@@ -65,12 +68,14 @@ export interface MockApi {
 export async function startMockApi(): Promise<MockApi> {
   const requests: RecordedRequest[] = [];
   const replies: string[] = [];
+  const answered: Array<{ input: string; text: string }> = [];
   let turn = 0;
   const held: Array<() => void> = [];
   const nextReply = (input: string): string => {
     // codex asks a second thread for a title after the first turn: answer it like a title.
     const text = /task title/i.test(input) ? TITLE_REPLY : `${REPLY_MARK} ${++turn}`;
     replies.push(text);
+    answered.push({ input, text });
     return text;
   };
   const server = createServer((req, res) => {
@@ -97,6 +102,7 @@ export async function startMockApi(): Promise<MockApi> {
     port,
     requests,
     replies,
+    answered,
     held: () => held.length,
     releaseHeld: () => {
       for (const answer of held.splice(0)) answer();
@@ -143,6 +149,9 @@ function anthropicMessage(body: unknown, res: ServerResponse, nextReply: (input:
   const input = lastUserText(b.messages);
   const id = `msg_mock_${Date.now().toString(36)}`;
   const usage = { input_tokens: 12, output_tokens: 6, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+  // A lead claude driving a worker through fleetcom's MCP tools (lead-script.ts): its turn only.
+  const lead = offersBash(b) && b.stream === true ? leadStep(b.messages) : null;
+  if (lead?.kind === 'tool') return anthropicToolCall(id, model, usage, res, lead.name, lead.input);
   if (input.includes(TOOL_CALL_MARK) && offersBash(b) && b.stream === true) {
     return anthropicToolCall(id, model, usage, res, 'Bash', { command: TOOL_COMMAND, description: 'Create a probe file' });
   }
@@ -151,7 +160,7 @@ function anthropicMessage(body: unknown, res: ServerResponse, nextReply: (input:
     return anthropicToolCall(id, model, usage, res, 'AskUserQuestion', { questions: [{ question: QUESTION_TEXT, header: 'Deploy', options, multiSelect: false }] });
   }
   if (input.includes(PLAN_MARK) && offersBash(b) && b.stream === true) return anthropicToolCall(id, model, usage, res, 'ExitPlanMode', { plan: PLAN_TEXT });
-  const text = nextReply(input);
+  const text = lead?.kind === 'text' ? lead.text : nextReply(input);
   if (b.stream !== true) {
     json(res, 200, {
       id, type: 'message', role: 'assistant', model, content: [{ type: 'text', text }],
