@@ -124,7 +124,7 @@ describe.each(clientsOf('claude'))('a lead claude $version with fleetcom mcp', (
       const seen = leadRequests().at(-1);
       throw new Error(`${e.message}\n--- the lead's last request ---\n${JSON.stringify(seen).slice(-3000)}\n--- lead pane ---\n${await paneText(w.sb, leadTask.paneId).catch(() => '(gone)')}`);
     });
-    const workerReply = api.answered.find((a) => a.input.includes(WORKER_MESSAGE) && a.text.startsWith(REPLY_MARK))?.text;
+    const workerReply = api.answered.find((a) => a.tools && a.input.includes(WORKER_MESSAGE) && a.text.startsWith(REPLY_MARK))?.text;
     expect(workerReply, 'the mock answered the worker').toBeDefined();
     const output = JSON.parse(resultOf(last, 'output')!.split('\n')[0]!) as { task: number; text: string; turn: number };
     expect(output).toMatchObject({ text: workerReply, turn: 1 });

@@ -57,8 +57,12 @@ export interface MockApi {
   requests: RecordedRequest[];
   /** The text the mock answered with, in order (both APIs). */
   replies: string[];
-  /** Each reply with the user text it answered (a turn's reply is the first whose input holds its message). */
-  answered: Array<{ input: string; text: string }>;
+  /**
+   * Each reply with the user text it answered and whether its request offered tools: a turn's
+   * reply is the first one offering tools whose input holds its message (claude's title
+   * request quotes the message, offering none).
+   */
+  answered: Array<{ input: string; text: string; tools: boolean }>;
   /** How many turns are held (HOLD_MARK); `releaseHeld` answers them. */
   held(): number;
   releaseHeld(): void;
@@ -68,14 +72,16 @@ export interface MockApi {
 export async function startMockApi(): Promise<MockApi> {
   const requests: RecordedRequest[] = [];
   const replies: string[] = [];
-  const answered: Array<{ input: string; text: string }> = [];
+  const answered: Array<{ input: string; text: string; tools: boolean }> = [];
+  // Whether the request being answered offered tools (set before each route, which replies at once).
+  let offered = false;
   let turn = 0;
   const held: Array<() => void> = [];
   const nextReply = (input: string): string => {
     // codex asks a second thread for a title after the first turn: answer it like a title.
     const text = /task title/i.test(input) ? TITLE_REPLY : `${REPLY_MARK} ${++turn}`;
     replies.push(text);
-    answered.push({ input, text });
+    answered.push({ input, text, tools: offered });
     return text;
   };
   const server = createServer((req, res) => {
@@ -84,7 +90,10 @@ export async function startMockApi(): Promise<MockApi> {
         const body = parseJson(raw);
         const path = (req.url ?? '/').split('?')[0] ?? '/';
         requests.push({ method: req.method ?? 'GET', path, body, at: Date.now() });
-        const answer = () => route(req.method ?? 'GET', path, body, res, nextReply);
+        const answer = () => {
+          offered = Array.isArray(asRecord(body).tools) && (asRecord(body).tools as unknown[]).length > 0;
+          route(req.method ?? 'GET', path, body, res, nextReply);
+        };
         if (isHeldTurn(path, body)) held.push(answer);
         else answer();
       },

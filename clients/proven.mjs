@@ -12,10 +12,29 @@ export function clearNotes() {
   rmSync(notesDir, { recursive: true, force: true });
 }
 
-/** @returns {string} the file written */
-export function writeProven() {
+/**
+ * The table as it is, for a partial record (named test files): their notes are added to it.
+ * @returns {{ on: { date: string, tmux: string, platform: string }, clients: Array<{ agent: string, version: string, node: string, channels: Record<string, string> }> }}
+ */
+function currentTable() {
+  const text = readFileSync(target, 'utf8');
+  const on = /PROVEN_ON = (\{.*\}) as const;/.exec(text)?.[1];
+  const list = /PROVEN_CLIENTS: readonly ProvenClient\[\] = (\[[\s\S]*\]);\n/.exec(text)?.[1];
+  if (on === undefined || list === undefined) throw new Error(`${target}: not the table proven.mjs writes`);
+  return { on: JSON.parse(on), clients: JSON.parse(list) };
+}
+
+/**
+ * @param {{ partial?: boolean }} [opts] partial: a run of named files, whose notes are added to
+ *   the table as it is (its date and tmux stay those of the last whole run); else the table is
+ *   the run's notes alone.
+ * @returns {string} the file written
+ */
+export function writeProven({ partial = false } = {}) {
   /** @type {Map<string, { agent: string, version: string, node: string, channels: Record<string, string> }>} */
   const clients = new Map();
+  const kept = partial ? currentTable() : null;
+  for (const c of kept?.clients ?? []) clients.set(`${c.agent}@${c.version}`, { ...c, channels: { ...c.channels } });
   for (const name of readdirSync(notesDir).filter((n) => n.endsWith('.json')).sort()) {
     const notes = JSON.parse(readFileSync(`${notesDir}${name}`, 'utf8'));
     const key = `${notes.agent}@${notes.version}`;
@@ -38,7 +57,7 @@ export interface ProvenClient {
   channels: Readonly<Record<string, string>>;
 }
 
-export const PROVEN_ON = ${JSON.stringify({ date: new Date().toISOString().slice(0, 10), tmux, platform: `${process.platform} ${process.arch}` })} as const;
+export const PROVEN_ON = ${JSON.stringify(kept?.on ?? { date: new Date().toISOString().slice(0, 10), tmux, platform: `${process.platform} ${process.arch}` })} as const;
 
 export const PROVEN_CLIENTS: readonly ProvenClient[] = ${JSON.stringify(list, null, 2)};
 `;

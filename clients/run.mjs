@@ -7,7 +7,8 @@
 // 4 skipped: no private network namespace here (needs root, unshare and ip). A skip prints
 // its reason on stderr; nothing is run, so no report is written.
 // --record also writes each client's exit text to test/fixtures/<agent>/ (see helpers/record.ts)
-// and, when the whole suite passed, what it proved to src/harness/proven-clients.ts (proven.mjs).
+// and, when the run passed, what it proved to src/harness/proven-clients.ts (proven.mjs): the
+// whole suite writes the table anew, a run of named files adds its notes to it.
 import { spawnSync } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -73,5 +74,6 @@ const run = spawnSync(
     env: { ...process.env, FLEETCOM_CLIENTS: clients, FLEETCOM_RECORD: record ? '1' : '0' },
   },
 );
-if (record && run.status === 0 && vitestArgs.length === 0) say(`wrote ${writeProven()}`);
+// A run of named files adds what they proved to the table; a whole run writes it anew.
+if (record && run.status === 0) say(`wrote ${writeProven({ partial: vitestArgs.length > 0 })}`);
 process.exit(run.status ?? 1);

@@ -21,10 +21,14 @@ export const PROVEN_CLIENTS: readonly ProvenClient[] = [
     "channels": {
       "capture": "SessionStart hook: `startup`, `resume` on rerun; counts from the first message",
       "exit hint": "`claude --resume <id>` after a message; scraped",
+      "lead over MCP": "a claude with `fleetcom mcp` (claude mcp add --scope user) ran a codex worker, sent it a message, waited and read its reply with the tools mcp__fleetcom__run, send, wait, output",
+      "mcp settings": "`fleetcom mcp --config claude` as .mcp.json (pending approval) and its `claude mcp add --scope user` line: ✔ Connected",
       "no message": "no hint; the task resumes as plain `claude`",
+      "output": "the turn's reply exactly, from its signal",
       "parent markers": "dropped from a caller inside claude: the task writes its transcript and hint",
       "parked conversation": "`←` forks it into a background job; the worker's SessionStart (`resume`, the same id) is ignored",
-      "pin": "`--session-id <uuid>` honoured; SessionStart `startup` names it before any message"
+      "pin": "`--session-id <uuid>` honoured; SessionStart `startup` names it before any message",
+      "send": "one line, then several lines as one message (tmux paste): submitted, the turn counted; wait met at its end"
     }
   },
   {
@@ -34,11 +38,15 @@ export const PROVEN_CLIENTS: readonly ProvenClient[] = [
     "channels": {
       "capture": "SessionStart hook: `startup`, `resume` on rerun; counts from the first message",
       "exit hint": "`claude --settings <namespace>/claude-settings.json --resume <id>` after a message; scraped",
+      "lead over MCP": "a claude with `fleetcom mcp` (claude mcp add --scope user) ran a codex worker, sent it a message, waited and read its reply with the tools mcp__fleetcom__run, send, wait, output",
+      "mcp settings": "`fleetcom mcp --config claude` as .mcp.json (pending approval) and its `claude mcp add --scope user` line: ✔ Connected",
       "no message": "no hint; the task resumes as plain `claude`",
+      "output": "the turn's reply exactly, from its signal",
       "parent markers": "dropped from a caller inside claude: the task writes its transcript and hint",
       "parked conversation": "`←` forks it into a background job; the worker's SessionStart (`startup`, a new id) is ignored",
       "parked job": "registry `parkedJobId`: ls shows it; rerun attaches (`claude attach <short>`) while it runs, resumes its fork once ended",
-      "pin": "`--session-id <uuid>` honoured; SessionStart `startup` names it before any message"
+      "pin": "`--session-id <uuid>` honoured; SessionStart `startup` names it before any message",
+      "send": "one line, then several lines as one message (tmux paste): submitted, the turn counted; wait met at its end"
     }
   },
   {
@@ -48,6 +56,9 @@ export const PROVEN_CLIENTS: readonly ProvenClient[] = [
     "channels": {
       "capture": "notify: the thread-id of the last payload with a rollout (the title thread has none)",
       "exit hint": "`codex resume <id>` after a completed turn; scraped (`Session ID:` never)",
+      "mcp settings": "`fleetcom mcp --config codex` appended to config.toml: `codex mcp get fleetcom` enabled, stdio",
+      "output": "the turn's reply exactly, from its signal",
+      "send": "one line, then several lines as one message (tmux paste): submitted, the turn counted; wait met at its end",
       "subagent thread": "a spawn_agent subagent's notify (after the user thread's, no `client`) is skipped: its rollout says `thread_source: \"subagent\"`"
     }
   },
@@ -57,8 +68,11 @@ export const PROVEN_CLIENTS: readonly ProvenClient[] = [
     "node": "v20.20.2",
     "channels": {
       "exit hint": "`To resume this session: gemini --resume <id>` at Ctrl-C twice or `/quit` (also with no message, when no file exists: not counted); scraped",
+      "mcp settings": "`fleetcom mcp --config gemini` merged into settings.json: `gemini mcp list` Connected",
+      "output": "the turn's reply exactly, from its store",
       "pin": "`--session-id <uuid>` honoured; the session file appears at the first message",
       "resume": "save, tmux server killed, load: `gemini --resume <id>` continues the conversation (the earlier turn is in the next request)",
+      "send": "one line, then several lines as one message (tmux paste): submitted, the turn counted; wait met at its end",
       "store": "session-<time>-<id8>.jsonl under .gemini/tmp/<project>/chats/, first record sessionId + projectHash; counts with a typed message"
     }
   },
@@ -115,8 +129,10 @@ export const PROVEN_CLIENTS: readonly ProvenClient[] = [
       "attention": "plugin hooks: UserPromptSubmit → working, Stop → waiting, Notification `permission_prompt` (its session named `sessionId`) → permission",
       "capture": "fleetcom's plugin (`--plugin-dir <ns>`): SessionStart (`session_id`, at the first message) captured; UserPromptSubmit/Stop give working and waiting",
       "exit hint": "`Resume     copilot --resume=<id>` in the summary box at Ctrl-D after a message; scraped",
+      "output": "the turn's reply exactly, from its store",
       "pin": "`--session-id <uuid>` honoured: `session-state/<id>/` at start, `events.jsonl` at the first message",
       "resume": "save, tmux server killed, load: `copilot --resume <id>` continues the conversation (the earlier turn is in the next request)",
+      "send": "one line, then several lines as one message (tmux paste): submitted, the turn counted; wait met at its end",
       "store": "<COPILOT_HOME>/session-state/<id>/events.jsonl; counts with a `user.message` record",
       "subagent": "a `task` tool subagent fires no SessionStart and has no session directory; its hooks (its agent_id as session_id, with parent_agent_id) are skipped"
     }

@@ -33,7 +33,7 @@ export function clientConfig(agent: ConfigAgent, launch: Launch): ClientConfig {
         // .mcp.json's form; `claude --mcp-config FILE` reads the same.
         settings: `${JSON.stringify({ mcpServers: { [SERVER_NAME]: { type: 'stdio', command: launch.command, args: launch.args } } }, null, 2)}\n`,
         howTo: [
-          "claude: this is a project's .mcp.json (or a file for claude --mcp-config FILE); to add it for all your projects instead:",
+          "claude: this is a project's .mcp.json (claude asks you to approve it at its next start there) or a file for claude --mcp-config FILE; to add it for all your projects instead:",
           `  ${shellLine(['claude', 'mcp', 'add', '--scope', 'user', SERVER_NAME, '--', ...argv])}`,
           `claude asks before each tool call unless allowed: claude --allowedTools mcp__${SERVER_NAME}, or "permissions": {"allow": ["mcp__${SERVER_NAME}"]} in .claude/settings.json`,
         ].join('\n'),
