@@ -217,6 +217,15 @@ export const COMMAND_HELP: Readonly<Record<string, CommandHelp>> = {
       ['fleetcom config --json', 'one document'],
     ],
   },
+  web: {
+    group: 'Fleet',
+    summary: 'the fleet in a browser or on a phone',
+    examples: [
+      ['fleetcom web', 'serve on 127.0.0.1:8470; open the printed URL (token in its #fragment)'],
+      ['fleetcom web --allowed-host box.tailnet.ts.net', 'behind `tailscale serve` (HTTPS inside your tailnet)'],
+      ['fleetcom web --read-only --rotate-token', 'look, never type; old links signed out'],
+    ],
+  },
   hosts: {
     group: 'Setup',
     summary: 'check what each host needs to carry a fleet',

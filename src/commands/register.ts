@@ -26,6 +26,7 @@ const save = () => import('./fleet/save-client.js');
 const sessions = () => import('./fleet/sessions.js');
 const tasks = () => import('./tasks/tasks.js');
 const up = () => import('./fleet/up.js');
+const web = () => import('./web/web.js');
 const worktreeRm = () => import('./worktrees/worktree-rm.js');
 const worktrees = () => import('./worktrees/worktrees.js');
 
@@ -230,6 +231,18 @@ export function registerCommands(program: Command, deps: Deps, dispatch: Dispatc
   program
     .command('_host-report', { hidden: true })
     .action(() => dispatch(async () => (await hosts()).runHostReport(deps)));
+
+  program
+    .command('web')
+    .description('serve the fleet to a browser: live terminals, messages, permissions (token required, loopback by default)')
+    .option('--port <n>', 'the port to listen on (default 8470; 0: any free port)')
+    .option('--bind <addr>', 'the address to listen on (default 127.0.0.1)')
+    .option('--read-only', 'refuse input, messages and resumes: the page only looks')
+    .option('--allowed-host <host>', 'a Host name the page may be reached by (a tailnet name behind tailscale serve); repeatable', (value: string, list: string[] = []) => [...list, value])
+    .option('--rotate-token', 'make a new token first: every page signed in with the old one is signed out')
+    .addOption(new Option('--ping-ms <ms>').hideHelp())
+    .addOption(new Option('--poll-ms <ms>').hideHelp())
+    .action((opts) => dispatch(async () => (await web()).runWeb(opts, deps)));
 
   program
     .command('down')
