@@ -16,23 +16,10 @@ import { NoFleetError } from '../errors.js';
 import { isFleetError } from '../errors.js';
 import type { LsRecord } from '../control/replies.js';
 import { clearedCookie, sessionCookie } from './credentials.js';
-import type { FleetPort, VerbAnswer } from './fleet-port.js';
+import type { ApiContext } from './context.js';
+import type { VerbAnswer } from './fleet-port.js';
 import { fleetView } from './fleet-view.js';
-import type { PaneTransport } from './pane-transport.js';
-import type { PushService } from './push/push-service.js';
-import type { Viewers } from './terminal-socket.js';
 
-export interface ApiContext {
-  fleet: FleetPort;
-  readOnly: boolean;
-  now: () => number;
-  push: PushService | null;
-  viewers: Viewers;
-  port: () => number;
-  token: () => string;
-  transport: PaneTransport;
-  version: string;
-}
 
 /** The largest request body taken (a message of send's own 256 KiB limit, as JSON, fits). */
 export const MAX_BODY = 1024 * 1024;

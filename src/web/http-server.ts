@@ -6,7 +6,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import { decide, type AllowedHosts, type Refusal } from './access.js';
-import { handleApi, type ApiContext } from './api.js';
+import { handleApi } from './api.js';
+import type { ApiContext } from './context.js';
 import type { Asset } from './assets.js';
 import { credentialOf } from './credentials.js';
 import type { FleetPort } from './fleet-port.js';
@@ -15,7 +16,8 @@ import { Lockout } from './lockout.js';
 import type { PaneTransport } from './pane-transport.js';
 import type { PushService } from './push/push-service.js';
 import { Buckets } from './rate-limit.js';
-import { acceptTerminal, terminalTask, Viewers } from './terminal-socket.js';
+import { acceptTerminal, terminalTask } from './terminal-socket.js';
+import { Viewers } from './viewers.js';
 import type { TokenSource } from './token-store.js';
 
 export interface WebServerOptions {
@@ -94,7 +96,8 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
 
   const context: ApiContext = { fleet: opts.fleet, readOnly: opts.readOnly, now: opts.now, push: opts.push, viewers, port: () => port, token: () => opts.token.current(), transport: opts.transport, version: opts.version };
 
-  const server = createServer((req, res) => {
+  // A request without Host reaches the gate (and its one 403) rather than Node's own 400.
+  const server = createServer({ requireHostHeader: false }, (req, res) => {
     securityHeaders(res);
     void gate(req, false).then(async (verdict) => {
       if (!verdict.ok) return refuse(res, verdict.status);

@@ -8,36 +8,16 @@
 import type { IncomingMessage } from 'node:http';
 import type { WebSocket } from 'ws';
 import type { LsRecord } from '../control/replies.js';
-import type { ApiContext } from './api.js';
+import type { ApiContext } from './context.js';
 import { Bucket } from './rate-limit.js';
 import type { PaneViewer } from './pane-transport.js';
+import type { Viewer } from './viewers.js';
 
 /** A socket's buffer past this skips frames (a poll) or waits (a stream). */
 const HIGH_WATER = 1024 * 1024;
 /** Terminal input a socket may send: bytes a second, and a burst (a paste). */
 const INPUT_RATE = 64 * 1024;
 const INPUT_BURST = 256 * 1024;
-
-export interface Viewer {
-  task: number;
-  /** The page says it is shown (not a background tab, not a sleeping phone). */
-  visible: boolean;
-  close(code: number, reason: string): void;
-}
-
-/** Every open terminal socket: the count, and which tasks someone is watching now. */
-export class Viewers {
-  readonly all = new Set<Viewer>();
-
-  watching(task: number): boolean {
-    for (const v of this.all) if (v.task === task && v.visible) return true;
-    return false;
-  }
-
-  closeAll(): void {
-    for (const v of this.all) v.close(1001, 'the server is stopping');
-  }
-}
 
 /** The task a terminal URL names, as `ls` has it now; null when there is none or no fleet. */
 export async function terminalTask(url: string, ctx: ApiContext): Promise<LsRecord | null> {

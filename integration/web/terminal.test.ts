@@ -1,0 +1,122 @@
+// fleetcom web against a real fleet on a private tmux server: a task's terminal over the
+// WebSocket both ways, the desktop's window left at its size, refusals, a dead socket reaped.
+import { spawn } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+import { startFleet } from '../helpers/fleet.js';
+import { useSandbox } from '../helpers/sandbox.js';
+import { waitFor } from '../helpers/wait-for.js';
+import { opened, receive, startWeb } from '../helpers/web.js';
+
+describe('fleetcom web: a task terminal', () => {
+  it('types echo MARK into a shell task through the socket and reads MARK back', async () => {
+    const sb = await useSandbox();
+    const fleet = await startFleet(sb);
+    const id = await fleet.run('sh');
+    const web = await startWeb(sb);
+    const ws = web.socket(id);
+    const got = receive(ws);
+    expect(await opened(ws)).toBe('open');
+    await waitFor(() => got.controls.some((c) => c.type === 'size'), { what: 'the pane size' });
+    const hello = got.controls.find((c) => c.type === 'hello');
+    expect(hello).toMatchObject({ readOnly: false, task: { id: Number(id) } });
+    ws.send(Buffer.from('echo MARK-$((40+2))\r'));
+    // The typed line shows `MARK-$((40+2))`; only the shell's output is `MARK-42` on a row of its own.
+    await waitFor(() => got.rows().includes('MARK-42'), { what: 'MARK-42 on the page\'s screen', timeout: 20_000 }).catch((e: Error) => {
+      throw new Error(`${e.message}\n${got.rows().join('\n')}`);
+    });
+    ws.close();
+  });
+
+  it('leaves the desktop client\'s window size as it was when a viewer attaches', async () => {
+    const sb = await useSandbox();
+    const fleet = await startFleet(sb);
+    const id = await fleet.run('sh');
+    const task = await fleet.task(id);
+    // A desktop terminal of 120x40 attached to the task's window (a real tmux client on a pty).
+    const desktop = spawn('script', ['-qfc', `stty cols 120 rows 40; exec tmux -S ${sb.socket} attach -t ${task.windowId}`, '/dev/null'], { env: sb.env, stdio: ['pipe', 'ignore', 'ignore'] });
+    try {
+      const size = () => sb.tmux('display-message', '-p', '-t', task.paneId, '#{window_width}x#{window_height}');
+      const clients = () => sb.tmux('list-clients', '-F', '#{client_width}x#{client_height}');
+      await waitFor(async () => (await clients()).trim() === '120x40' && (await size()).trim() === '120x39', { what: 'the desktop client at 120x40', timeout: 20_000 });
+      const web = await startWeb(sb);
+      const ws = web.socket(id);
+      const got = receive(ws);
+      expect(await opened(ws)).toBe('open');
+      await waitFor(() => got.controls.find((c) => c.type === 'size'), { what: 'the size the viewer is told' });
+      expect(got.controls.find((c) => c.type === 'size')).toMatchObject({ cols: 120, rows: 39 });
+      await waitFor(() => got.rows().length > 0, { what: 'a first screen' });
+      expect((await size()).trim()).toBe('120x39');
+      expect((await clients()).trim()).toBe('120x40');
+      ws.close();
+    } finally {
+      desktop.kill('SIGTERM');
+    }
+  });
+
+  it('closes a socket that stops answering pings, and counts it no longer', async () => {
+    const sb = await useSandbox();
+    const fleet = await startFleet(sb);
+    const id = await fleet.run('sh');
+    const web = await startWeb(sb, ['--ping-ms', '300']);
+    const live = web.socket(id);
+    const dead = web.socket(id, { autoPong: false });
+    expect(await opened(live)).toBe('open');
+    expect(await opened(dead)).toBe('open');
+    const closed = new Promise<number>((resolve) => dead.once('close', (code) => resolve(code)));
+    expect(await closed).toBe(1006);
+    // The live one, which answers, is kept.
+    expect(live.readyState).toBe(WebSocket.OPEN);
+    await waitFor(async () => ((await (await web.fetch('/api/status')).json()) as { viewers: number }).viewers === 1, { what: 'one viewer left' });
+    expect(web.log()).toMatch(/no answer to a ping/);
+    live.close();
+  });
+});
+
+describe('fleetcom web: refusals', () => {
+  it('refuses a rebinding Host, a foreign Origin, a query-string token and no token, each with the same 403', async () => {
+    const sb = await useSandbox();
+    const fleet = await startFleet(sb);
+    const id = await fleet.run('sh');
+    const web = await startWeb(sb);
+    const ok = await web.fetch('/api/tasks');
+    expect(ok.status).toBe(200);
+    expect(((await ok.json()) as Array<{ id: number }>).map((t) => t.id)).toContain(Number(id));
+
+    const json = { 'Content-Type': 'application/json' };
+    const refusals = [
+      await web.request('/api/tasks', { headers: { Host: `evil.example:${web.port}` } }),
+      await web.request('/api/tasks', { headers: { Host: '' } }),
+      await web.request('/api/tasks', { headers: { Origin: 'http://evil.example' } }),
+      await web.request(`/api/tasks?token=${web.token}`, { auth: false }),
+      await web.request('/api/tasks', { auth: false }),
+      await web.request('/api/tasks', { headers: { Authorization: 'Bearer not-the-token' } }),
+      await web.request(`/api/tasks/${id}/send`, { method: 'POST', headers: { Origin: 'http://evil.example', ...json }, body: '{"text":"x"}' }),
+    ];
+    for (const res of refusals) {
+      expect(res.status).toBe(403);
+      expect(res.text).toBe('forbidden\n');
+    }
+    // The page itself is public (the token comes in its fragment), but not to a rebound name.
+    expect((await web.request('/', { auth: false })).status).toBe(200);
+    expect((await web.request('/', { auth: false, headers: { Host: `evil.example:${web.port}` } })).status).toBe(403);
+
+    // Upgrades: refused before the handshake completes.
+    expect(await opened(web.socket(id, { headers: { Host: `evil.example:${web.port}` } }))).toBe(403);
+    expect(await opened(web.socket(id, { headers: { Origin: 'http://evil.example' } }))).toBe(403);
+    expect(await opened(web.socket(id, { auth: false, path: `/api/tasks/${id}/terminal?token=${web.token}` }))).toBe(403);
+    expect(await opened(web.socket(id, { auth: false }))).toBe(403);
+    // The cookie from the exchange opens a socket only with the page's Origin.
+    const exchange = await web.request('/api/session', { method: 'POST', headers: { Origin: web.origin } });
+    expect(exchange.status).toBe(204);
+    const cookie = String(exchange.headers['set-cookie'] ?? '');
+    expect(cookie).toMatch(/HttpOnly; SameSite=Strict/);
+    const jar = cookie.split(';')[0]!;
+    expect(await opened(web.socket(id, { auth: false, headers: { Cookie: jar } }))).toBe('open');
+    expect(await opened(web.socket(id, { auth: false, headers: { Cookie: jar, Origin: '' } }))).toBe(403);
+    // A mutation on the cookie needs the page's Origin too; with it, it reaches the API.
+    expect((await web.request(`/api/tasks/${id}/output`, { auth: false, headers: { Cookie: jar } })).status).not.toBe(403);
+    expect((await web.request('/api/session', { method: 'DELETE', auth: false, headers: { Cookie: jar } })).status).toBe(403);
+    expect((await web.request('/api/session', { method: 'DELETE', auth: false, headers: { Cookie: jar, Origin: web.origin } })).status).toBe(204);
+  });
+});
