@@ -56,6 +56,12 @@ export function taskPage(task: TaskView, readOnly: boolean, link: (up: boolean) 
   approve.addEventListener('click', () => current.keys && term.input(current.keys.approve));
   deny.addEventListener('click', () => current.keys && term.input(current.keys.deny));
   keys.append(approve, deny, ...KEYS.map(([label, bytes, name]) => h('button', { 'aria-label': name, onclick: () => term.input(bytes) }, label)));
+  // A desktop's pane is wide: the whole of it fits a phone only small; this shows it at the font's size, sideways.
+  const zoom = h('button', { class: 'zoom', 'aria-label': 'zoom' }, '1:1');
+  zoom.addEventListener('click', () => {
+    zoom.textContent = term.toggleZoom() === 'fit' ? '1:1' : 'Fit';
+  });
+  keys.append(zoom);
 
   let poll: number | null = null;
   const showReply = (out: Output) => {

@@ -64,14 +64,24 @@ export class LiveTerminal {
     this.term.dispose();
   }
 
-  /** Scales the terminal's natural size to the width it has (never past 1.25×). */
+  /** 'fit': the whole width on screen; 'actual': the font's own size, scrolled sideways. */
+  private zoom: 'fit' | 'actual' = 'fit';
+
+  toggleZoom(): 'fit' | 'actual' {
+    this.zoom = this.zoom === 'fit' ? 'actual' : 'fit';
+    this.wrap.classList.toggle('actual', this.zoom === 'actual');
+    this.fit();
+    return this.zoom;
+  }
+
+  /** Scales the terminal's natural size to the width it has (never past 1.25×), or shows it as it is. */
   fit(): void {
     const screen = this.scaleBox.querySelector('.xterm-screen') as HTMLElement | null;
     if (screen === null) return;
     const natural = screen.offsetWidth;
     const height = screen.offsetHeight;
     if (natural === 0) return;
-    const scale = Math.min(1.25, (this.wrap.clientWidth - 2) / natural);
+    const scale = this.zoom === 'actual' ? 1 : Math.min(1.25, (this.wrap.clientWidth - 2) / natural);
     this.scaleBox.style.transform = `scale(${scale})`;
     this.wrap.style.height = `${Math.ceil(height * scale) + 2}px`;
   }

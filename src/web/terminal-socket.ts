@@ -93,8 +93,26 @@ export function acceptTerminal(ws: WebSocket, task: LsRecord, ctx: ApiContext, p
     if (!binary) return control(bytes.toString('utf8'));
     if (ctx.readOnly) return send({ type: 'error', error: 'read-only: this server takes no input (fleetcom web --read-only)' });
     if (!input.take(bytes.length, ctx.now())) return send({ type: 'error', error: 'input over the rate limit: slow down' });
-    ctx.transport.input(task.paneId, bytes).catch((error: unknown) => send({ type: 'error', error: `input not delivered: ${(error as Error).message.split('\n')[0]}` }));
+    typed(bytes);
   });
+
+  // Keys go in one after another, in order: what arrives while one delivery is under way waits
+  // and goes in with the next (each key its own tmux call, run side by side, came in shuffled).
+  let queued: Buffer[] = [];
+  let delivering = false;
+  function typed(bytes: Buffer): void {
+    queued.push(bytes);
+    if (delivering) return;
+    delivering = true;
+    void (async () => {
+      while (queued.length > 0) {
+        const batch = Buffer.concat(queued);
+        queued = [];
+        await ctx.transport.input(task.paneId, batch).catch((error: unknown) => send({ type: 'error', error: `input not delivered: ${(error as Error).message.split('\n')[0]}` }));
+      }
+      delivering = false;
+    })();
+  }
 
   function control(text: string): void {
     let doc: unknown;
