@@ -12,7 +12,7 @@ import type { Asset } from './assets.js';
 import { credentialOf } from './credentials.js';
 import type { FleetPort } from './fleet-port.js';
 import { REFUSED_BODY, refusedUpgrade, securityHeaders } from './headers.js';
-import { Lockout } from './lockout.js';
+import { Lockout, type LockoutSettings } from './lockout.js';
 import type { PaneTransport } from './pane-transport.js';
 import type { PushService } from './push/push-service.js';
 import { Buckets } from './rate-limit.js';
@@ -35,6 +35,8 @@ export interface WebServerOptions {
   log: (line: string) => void;
   now: () => number;
   version: string;
+  /** The bad-token rules (web/lockout.ts's LOCKOUT unless a test says otherwise). */
+  lockout?: LockoutSettings;
 }
 
 export interface WebServer {
@@ -52,7 +54,7 @@ const REQUEST_RATE = 30;
 const REQUEST_BURST = 120;
 
 export async function startWebServer(opts: WebServerOptions): Promise<WebServer> {
-  const lockout = new Lockout();
+  const lockout = new Lockout(opts.lockout);
   const requests = new Buckets(REQUEST_RATE, REQUEST_BURST);
   const viewers = new Viewers();
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME, perMessageDeflate: false, clientTracking: false });
