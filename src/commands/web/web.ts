@@ -83,7 +83,7 @@ export async function runWeb(opts: WebOptions, deps: Deps): Promise<number> {
   const viewersRef: { watching: (task: number) => boolean } = { watching: () => false };
   const fleet = webPort(deps);
   const transport = pollTransport(tmux, msOf('--poll-ms', opts.pollMs, 40));
-  const push = webPush(deps, fleet, (task) => viewersRef.watching(task), log);
+  const push = webPush(deps, fleet, tmux, (task) => viewersRef.watching(task), log);
   let web;
   try {
     web = await startWebServer({
