@@ -7,7 +7,6 @@ import { sections, type Row } from '../dashboard/model.js';
 import { glyphFor } from '../fleet/supervisor/glyphs.js';
 import { PERMISSION_KEYS, type PermissionKeys } from '../harness/permission-keys.js';
 import { plainText } from '../harness/scrape.js';
-import { remoteTmuxLine } from '../remote/remote-tmux.js';
 import { quoteShell } from '../harness/quote.js';
 import type { HostTasks } from './fleet-port.js';
 
@@ -80,9 +79,18 @@ function taskView(r: LsRecord, host: string | null): TaskView {
     harness: r.harness,
     conversationId: r.conversationId,
     terminal: host === null,
-    reach: host === null ? null : `ssh -t ${quoteShell(host)} ${quoteShell(remoteTmuxLine(r.tmuxSocket ?? null, ['attach-session', '-t', r.windowId]))}`,
+    reach: host === null ? null : reachLine(host, r),
     keys: r.harness === null ? null : PERMISSION_KEYS[r.harness],
   };
+}
+
+/** A word as a person would type it: quoted only when the shell would read it otherwise. */
+const word = (w: string) => (/^[A-Za-z0-9_@%+=:,./-]+$/.test(w) ? w : quoteShell(w));
+
+/** How to reach a host's task from a terminal: the host's tmux attached to its window, over ssh. */
+function reachLine(host: string, r: LsRecord): string {
+  const tmux = ['tmux', ...(r.tmuxSocket ? ['-S', r.tmuxSocket] : []), 'attach-session', '-t', r.windowId].map(word).join(' ');
+  return `ssh -t ${word(host)} ${quoteShell(tmux)}`;
 }
 
 function localRow(r: LsRecord, now: number): Row {

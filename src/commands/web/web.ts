@@ -65,6 +65,13 @@ function interfaceAddresses(): string[] {
   return Object.values(networkInterfaces()).flatMap((list) => (list ?? []).map((a) => a.address.replace(/%.*$/, '')));
 }
 
+/** What `fleetcom web` says at start when it serves plain HTTP beyond this machine; null on loopback. */
+export function plainHttpWarning(bind: string): string | null {
+  if (isLoopback(bind)) return null;
+  return `serving plain HTTP on ${isWildcard(bind) ? 'every address of this machine' : bind}: anyone on that network can read the token and the terminals in transit; ` +
+    'prefer --bind 127.0.0.1 behind `tailscale serve` (HTTPS inside your tailnet, docs/web.md)';
+}
+
 export async function runWeb(opts: WebOptions, deps: Deps): Promise<number> {
   const port = portOf(opts.port);
   const bind = bindOf(opts.bind);
@@ -101,10 +108,8 @@ export async function runWeb(opts: WebOptions, deps: Deps): Promise<number> {
   const shown = isWildcard(bind) ? '127.0.0.1' : bind;
   const urls = [`http://${urlHost(shown)}:${web.port}/#token=${token}`, ...extra.map((h) => `https://${urlHost(h)}/#token=${token}`)];
   deps.stdout.write(`${urls.join('\n')}\n`);
-  if (!isLoopback(bind)) {
-    log(`serving plain HTTP on ${bind}: anyone on that network can read the token and the terminals in transit; ` +
-      'prefer --bind 127.0.0.1 behind `tailscale serve` (HTTPS inside your tailnet, docs/web.md)');
-  }
+  const warning = plainHttpWarning(bind);
+  if (warning !== null) log(warning);
   if (opts.readOnly) log('read-only: input, messages and resumes are refused by this server');
   const tty = (deps.stderr as { isTTY?: boolean }).isTTY === true;
   if (tty) deps.stderr.write(`\n${renderUnicodeCompact(urls.at(-1)!, { border: 2 })}\n\n`);
