@@ -3,6 +3,7 @@
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
+import { cliPath } from '../helpers/cli.js';
 import { startFleet } from '../helpers/fleet.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { waitFor } from '../helpers/wait-for.js';
@@ -118,5 +119,53 @@ describe('fleetcom web: refusals', () => {
     expect((await web.request(`/api/tasks/${id}/output`, { auth: false, headers: { Cookie: jar } })).status).not.toBe(403);
     expect((await web.request('/api/session', { method: 'DELETE', auth: false, headers: { Cookie: jar } })).status).toBe(403);
     expect((await web.request('/api/session', { method: 'DELETE', auth: false, headers: { Cookie: jar, Origin: web.origin } })).status).toBe(204);
+  });
+});
+
+describe('fleetcom web: history and resume', () => {
+  it('lists a task directory\'s past conversations as fleetcom history does, and resumes one as a new task', async () => {
+    const sb = await useSandbox();
+    const fleet = await startFleet(sb);
+    const dir = await sb.mkdir('proj');
+    const first = (await fleet.cli('run', '--cwd', dir, '--', 'claude')).stdout.trim();
+    const ready = await fleet.waitTask(first, (t) => t.attention === 'waiting', 'claude at its prompt');
+    await sb.tmux('send-keys', '-t', ready.paneId, '-l', 'hello history');
+    await sb.tmux('send-keys', '-t', ready.paneId, 'Enter');
+    const task = await fleet.waitTask(first, (t) => t.conversationId !== null && t.attention === 'waiting', 'the reply, and its conversation id');
+    await sb.tmux('send-keys', '-t', task.paneId, '-l', '/exit');
+    await sb.tmux('send-keys', '-t', task.paneId, 'Enter');
+    await fleet.waitTask(first, (t) => t.state === 'exited', 'exited');
+    const web = await startWeb(sb);
+
+    const listed = await web.fetch(`/api/tasks/${first}/history`);
+    expect(listed.status).toBe(200);
+    const rows = (await listed.json()) as Array<{ agent: string; id: string; heldBy: unknown }>;
+    const cli = JSON.parse((await fleet.cliIn(dir, sb.env, 'history', '--json')).stdout) as typeof rows;
+    expect(rows).toEqual(cli);
+    expect(rows.map((r) => r.id)).toContain(task.conversationId);
+
+    const resumed = await web.fetch(`/api/history/${task.conversationId}/resume`, { method: 'POST', headers: { Origin: web.origin } });
+    expect(resumed.status).toBe(200);
+    const { task: id } = (await resumed.json()) as { task: number };
+    const again = await fleet.task(id);
+    expect(again.cwd).toBe(dir);
+    expect(again.command).toBe(`claude --resume '${task.conversationId}'`);
+  });
+});
+
+describe('fleetcom web: on a terminal', () => {
+  it('prints the URL on stdout and, when stderr is a terminal, a QR code of it', async () => {
+    const sb = await useSandbox();
+    const shown = spawn('script', ['-qfc', `${process.execPath} ${cliPath} web --port 0 2>&1`, '/dev/null'], { env: sb.env, cwd: sb.dir, stdio: ['pipe', 'pipe', 'ignore'] });
+    let text = '';
+    shown.stdout.setEncoding('utf8').on('data', (c: string) => (text += c));
+    try {
+      await waitFor(() => /serving the page/.test(text), { what: 'fleetcom web to start on a terminal', timeout: 30_000 });
+      expect(text).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#token=[A-Za-z0-9_-]{43}\r?$/m);
+      // The QR code: rows of block characters, a quiet zone around them.
+      expect(text.split('\n').filter((l) => /^[ █▀▄]{30,}\r?$/.test(l)).length).toBeGreaterThan(10);
+    } finally {
+      shown.kill('SIGTERM');
+    }
   });
 });

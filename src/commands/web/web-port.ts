@@ -61,9 +61,10 @@ export function webPort(deps: Deps): FleetPort {
     output: (task) => verb('output', [String(task), '--json']),
     history: (cwd) => verb('history', ['--cwd', cwd, '--json', '--limit', '200']),
     async resume(id) {
-      const a = await verb('resume', [id]);
-      const text = (a.body as { text?: unknown } | null)?.text;
-      return a.status === 200 && typeof text === 'string' && /^\d+$/.test(text) ? { status: 200, body: { task: Number(text) } } : a;
+      // resume prints the task's id alone (a new one, or the one that has the conversation open).
+      const run = await runVerb(verbs, ['resume', id]);
+      const printed = run.stdout.trim();
+      return run.code === 0 && /^\d{1,9}$/.test(printed) ? { status: 200, body: { task: Number(printed) } } : answerOf(run, 'resume');
     },
     async events(onEvent, signal) {
       const run = await runVerb({ ...verbs, timeoutMs: undefined }, ['events', '--json'], '', (line) => {

@@ -3,6 +3,7 @@
 // fragment (a browser never sends a fragment to a server or a log) on stdout and, on a
 // terminal, a QR code of it on stderr; serves until interrupted.
 import { isIP } from 'node:net';
+import { isatty } from 'node:tty';
 import { networkInterfaces } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { renderUnicodeCompact } from 'uqr';
@@ -111,8 +112,8 @@ export async function runWeb(opts: WebOptions, deps: Deps): Promise<number> {
   const warning = plainHttpWarning(bind);
   if (warning !== null) log(warning);
   if (opts.readOnly) log('read-only: input, messages and resumes are refused by this server');
-  const tty = (deps.stderr as { isTTY?: boolean }).isTTY === true;
-  if (tty) deps.stderr.write(`\n${renderUnicodeCompact(urls.at(-1)!, { border: 2 })}\n\n`);
+  // A person at a terminal gets the QR code (stderr, fd 2: deps' writer says nothing of a tty).
+  if (isatty(2)) deps.stderr.write(`\n${renderUnicodeCompact(urls.at(-1)!, { border: 2 })}\n\n`);
   log(`serving the page and the API on ${urlHost(bind)}:${web.port}; terminals by ${transport.kind === 'poll' ? 'polling tmux' : transport.kind} (Ctrl-C stops)`);
   push?.start();
   await new Promise<void>((resolve) => {
