@@ -105,6 +105,8 @@ describe('fleetcom web in chromium', () => {
       await shot(page, 'phone-permission.png');
       await approve.click();
       await expect.poll(() => page.locator('.xterm-rows').textContent(), { timeout: 20_000 }).toContain('fake-permission (allowed)');
+      // Waiting again after the turn: the banner says so, no longer the permission.
+      await expect.poll(() => page.locator('.asking').textContent(), { timeout: 20_000 }).toBe('claude is waiting for you');
       await fleet.waitTask(claude, (t) => t.attention === 'waiting', 'claude waiting again after the approved turn');
       await approve.waitFor({ state: 'hidden', timeout: 20_000 });
       await shot(page, 'phone-terminal.png');
@@ -132,6 +134,37 @@ describe('fleetcom web in chromium', () => {
       await expect.poll(() => page.locator('.verdict-word').textContent(), { timeout: 30_000 }).toBe('submitted');
       await expect.poll(() => page.locator('.reply').textContent(), { timeout: 30_000 }).toContain('fake reply to: hello from the phone');
       await shot(page, 'phone-reply.png');
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('after sleep, checks its socket with a ping; after the server went away and came back, connects again by itself', async () => {
+    const sb = await useSandbox();
+    const { shell } = await fakeFleet(sb);
+    let web = await startWeb(sb);
+    const context = await browser(sb, { width: 390, height: 844 }, true);
+    try {
+      const page = context.pages()[0] ?? (await context.newPage());
+      const frames: string[] = [];
+      page.on('websocket', (ws) => {
+        ws.on('framesent', (f) => typeof f.payload === 'string' && frames.push(`sent ${f.payload}`));
+        ws.on('framereceived', (f) => typeof f.payload === 'string' && frames.push(`got ${f.payload}`));
+      });
+      await openTask(page, web, shell);
+      // What a phone's wake-up fires: the page asks the server whether the socket still lives.
+      await page.evaluate("window.dispatchEvent(new PageTransitionEvent('pageshow', { persisted: true }))");
+      await expect.poll(() => frames.some((f) => /^got \{"type":"pong"/.test(f))).toBe(true);
+      expect(frames.some((f) => /^sent \{"type":"ping","n":1\}$/.test(f))).toBe(true);
+
+      await web.stop();
+      await page.locator('.dot.down').waitFor();
+      web = await startWeb(sb, ['--port', String(web.port)]);
+      await page.locator('.dot.up').waitFor({ timeout: 30_000 });
+      await page.locator('.xterm-helper-textarea').focus();
+      await page.keyboard.type('echo BACK-$((3*3))');
+      await page.keyboard.press('Enter');
+      await expect.poll(() => page.locator('.xterm-rows').textContent(), { timeout: 20_000 }).toContain('BACK-9');
     } finally {
       await context.close();
     }
