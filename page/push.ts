@@ -14,21 +14,21 @@ export async function setUpPush(status: StatusDoc): Promise<void> {
   if (registration === null || !status.push.available || !('PushManager' in window)) return;
   const existing = await registration.pushManager.getSubscription();
   const badges = document.getElementById('badges')!;
-  const bell = h('button', { class: 'icon', 'aria-label': 'alerts on this device', title: existing ? 'alerts on' : 'turn alerts on' }, existing ? '🔔' : '🔕');
-  bell.style.fontSize = '20px';
+  // Words, not a bell emoji: a phone has the emoji, a minimal desktop font often does not.
+  const bell = h('button', { class: 'alerts', 'aria-label': 'alerts on this device' }, existing ? 'alerts on' : 'alerts off');
   badges.append(bell);
   bell.addEventListener('click', () => void (async () => {
     const now = await registration.pushManager.getSubscription();
     if (now !== null) {
       await api('DELETE', '/api/push/subscription', now.toJSON()).catch(() => {});
       await now.unsubscribe();
-      bell.textContent = '🔕';
+      bell.textContent = 'alerts off';
       return;
     }
     if ((await Notification.requestPermission()) !== 'granted') return;
     const { key } = await api<{ key: string }>('GET', '/api/push/key');
     const sub = await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(key) as BufferSource });
     await api('POST', '/api/push/subscription', sub.toJSON());
-    bell.textContent = '🔔';
+    bell.textContent = 'alerts on';
   })());
 }
