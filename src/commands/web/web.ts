@@ -13,6 +13,8 @@ import { allowedHostProblem, allowedHosts, isLoopback, isWildcard } from '../../
 import { loadAssets } from '../../web/assets.js';
 import { startWebServer } from '../../web/http-server.js';
 import { pollTransport } from '../../web/pane-poll.js';
+import { supervisorTransport } from '../../web/pane-supervisor.js';
+import { fleetRuntime } from '../../paths.js';
 import { loadToken, tokenFile, TokenSource } from '../../web/token-store.js';
 import { VERSION } from '../version.js';
 import { fleetTmux } from './fleet-tmux.js';
@@ -90,7 +92,8 @@ export async function runWeb(opts: WebOptions, deps: Deps): Promise<number> {
   const log = (line: string) => deps.stderr.write(`fleetcom web: ${line}\n`);
   const viewersRef: { watching: (task: number) => boolean } = { watching: () => false };
   const fleet = webPort(deps);
-  const transport = pollTransport(tmux, msOf('--poll-ms', opts.pollMs, 40));
+  // The supervisor's stream of a pane; tmux polled where the supervisor has none.
+  const transport = supervisorTransport(() => fleetRuntime(deps.env).socket, pollTransport(tmux, msOf('--poll-ms', opts.pollMs, 40)), log);
   const push = webPush(deps, fleet, tmux, (task) => viewersRef.watching(task), log);
   let web;
   try {
@@ -114,7 +117,7 @@ export async function runWeb(opts: WebOptions, deps: Deps): Promise<number> {
   if (opts.readOnly) log('read-only: input, messages and resumes are refused by this server');
   // A person at a terminal gets the QR code (stderr, fd 2: deps' writer says nothing of a tty).
   if (isatty(2)) deps.stderr.write(`\n${renderUnicodeCompact(urls.at(-1)!, { border: 2 })}\n\n`);
-  log(`serving the page and the API on ${urlHost(bind)}:${web.port}; terminals by ${transport.kind === 'poll' ? 'polling tmux' : transport.kind} (Ctrl-C stops)`);
+  log(`serving the page and the API on ${urlHost(bind)}:${web.port}; (Ctrl-C stops)`);
   push?.start();
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
