@@ -6,6 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { onTestFinished } from 'vitest';
+import xterm from '@xterm/headless';
 import { WebSocket, type ClientOptions } from 'ws';
 import { cliPath } from './cli.js';
 import type { Sandbox } from './sandbox.js';
@@ -81,31 +82,30 @@ export async function startWeb(sb: Sandbox, args: string[] = [], env: Record<str
   };
 }
 
-/** What a terminal socket received: its text frames parsed, its binary frames as text. */
+/** What a terminal socket received: its text frames parsed, its binary frames drawn as the page draws them. */
 export interface Received {
   controls: Array<Record<string, unknown>>;
-  screen: () => string;
-  /** The latest frame's rows, without escape sequences. */
+  /** The screen's rows as a terminal emulator (xterm.js, headless) shows the bytes so far. */
   rows: () => string[];
 }
 
 export function receive(ws: WebSocket): Received {
   const controls: Array<Record<string, unknown>> = [];
-  let last = '';
-  let all = '';
+  // The page's own emulator, without a browser: whatever the transport sends (whole screens or
+  // a pane's raw output), the rows read here are what a person would see.
+  const term = new xterm.Terminal({ cols: 80, rows: 24, allowProposedApi: true, scrollback: 0 });
   ws.on('message', (data, binary) => {
-    const text = Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.concat(data as Buffer[]).toString('utf8');
-    if (!binary) controls.push(JSON.parse(text) as Record<string, unknown>);
-    else {
-      last = text;
-      all += text;
-    }
+    const bytes = Buffer.isBuffer(data) ? data : Buffer.concat(data as Buffer[]);
+    if (binary) return term.write(bytes);
+    const msg = JSON.parse(bytes.toString('utf8')) as Record<string, unknown>;
+    controls.push(msg);
+    if (msg.type === 'size') term.resize(msg.cols as number, msg.rows as number);
   });
-  return {
-    controls,
-    screen: () => all,
-    rows: () => last.split(/\x1b\[\d+;1H/).slice(1).map((row) => row.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '').trimEnd()),
+  const rows = () => {
+    const buffer = term.buffer.active;
+    return Array.from({ length: term.rows }, (_, i) => buffer.getLine(buffer.viewportY + i)?.translateToString(true) ?? '');
   };
+  return { controls, rows };
 }
 
 /** The opening of a socket, or why it was refused (the HTTP status of a refused upgrade). */

@@ -21,9 +21,10 @@ describe('fleetcom web: a task terminal', () => {
     await waitFor(() => got.controls.some((c) => c.type === 'size'), { what: 'the pane size' });
     const hello = got.controls.find((c) => c.type === 'hello');
     expect(hello).toMatchObject({ readOnly: false, task: { id: Number(id) } });
+    expect(['stream', 'poll']).toContain(hello?.transport);
     ws.send(Buffer.from('echo MARK-$((40+2))\r'));
     // The typed line shows `MARK-$((40+2))`; only the shell's output is `MARK-42` on a row of its own.
-    await waitFor(() => got.rows().includes('MARK-42'), { what: 'MARK-42 on the page\'s screen', timeout: 20_000 }).catch((e: Error) => {
+    await waitFor(() => got.rows().some((row) => row.trim() === 'MARK-42'), { what: 'MARK-42 on the page\'s screen', timeout: 20_000 }).catch((e: Error) => {
       throw new Error(`${e.message}\n${got.rows().join('\n')}`);
     });
     ws.close();
@@ -38,7 +39,8 @@ describe('fleetcom web: a task terminal', () => {
     const desktop = spawn('script', ['-qfc', `stty cols 120 rows 40; exec tmux -S ${sb.socket} attach -t ${task.windowId}`, '/dev/null'], { env: sb.env, stdio: ['pipe', 'ignore', 'ignore'] });
     try {
       const size = () => sb.tmux('display-message', '-p', '-t', task.paneId, '#{window_width}x#{window_height}');
-      const clients = () => sb.tmux('list-clients', '-F', '#{client_width}x#{client_height}');
+      // People's clients only: the supervisor's own control-mode client has no size of its own.
+      const clients = async () => (await sb.tmux('list-clients', '-F', '#{client_control_mode} #{client_width}x#{client_height}')).split('\n').filter((l) => l.startsWith('0 ')).map((l) => l.slice(2)).join('\n');
       await waitFor(async () => (await clients()).trim() === '120x40' && (await size()).trim() === '120x39', { what: 'the desktop client at 120x40', timeout: 20_000 });
       const web = await startWeb(sb);
       const ws = web.socket(id);
@@ -46,7 +48,7 @@ describe('fleetcom web: a task terminal', () => {
       expect(await opened(ws)).toBe('open');
       await waitFor(() => got.controls.find((c) => c.type === 'size'), { what: 'the size the viewer is told' });
       expect(got.controls.find((c) => c.type === 'size')).toMatchObject({ cols: 120, rows: 39 });
-      await waitFor(() => got.rows().length > 0, { what: 'a first screen' });
+      await waitFor(() => got.rows().some((row) => row.trim() !== ''), { what: 'a first screen' });
       expect((await size()).trim()).toBe('120x39');
       expect((await clients()).trim()).toBe('120x40');
       ws.close();
