@@ -110,21 +110,33 @@ async function taskOf(ctx: ApiContext, id: number): Promise<LsRecord> {
   return task;
 }
 
-/** The events stream: NDJSON, one event a line, for as long as the client stays. */
+/** How long the events stream waits for its verb to fail at once (no fleet, no such verb) before it answers 200. */
+const EVENTS_HEADERS_MS = 1_500;
+
+/**
+ * The events stream: NDJSON, one event a line, for as long as the client stays. A client waits
+ * for the headers before it reads on, so they go out with the first event or after a moment
+ * at most; a verb that failed before then answers with its own status, one that fails later
+ * ends the stream with an `{"error": …}` line.
+ */
 async function events(req: IncomingMessage, res: ServerResponse, ctx: ApiContext): Promise<void> {
   const stop = new AbortController();
-  req.on('close', () => stop.abort());
+  res.on('close', () => stop.abort());
   let started = false;
   const start = () => {
-    if (started) return;
+    if (started || res.writableEnded) return;
     started = true;
     res.writeHead(200, { 'Content-Type': 'application/x-ndjson; charset=utf-8', 'X-Accel-Buffering': 'no' });
+    res.flushHeaders();
   };
+  const timer = setTimeout(start, EVENTS_HEADERS_MS);
   const end = await ctx.fleet.events((event) => {
     start();
     res.write(`${JSON.stringify(event)}\n`);
   }, stop.signal);
+  clearTimeout(timer);
   if (!started) return answer(res, end);
+  if (end.status !== 200 && !stop.signal.aborted) res.write(`${JSON.stringify({ error: (end.body as { error?: unknown } | null)?.error ?? `events ended (${end.status})` })}\n`);
   res.end();
 }
 
