@@ -48,6 +48,7 @@ export interface TaskView {
   command: string | null;
   harness: string | null;
   conversationId: string | null;
+  turn: number | null;
   terminal: boolean;
   reach: string | null;
   keys: { approve: string; deny: string } | null;

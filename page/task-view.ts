@@ -125,7 +125,8 @@ export function taskPage(task: TaskView, readOnly: boolean, link: (up: boolean) 
     box.disabled = sendButton.disabled = true;
     box.placeholder = 'read-only: this server takes no messages';
   }
-  if (task.harness !== null) void api<Output>('GET', `/api/tasks/${task.id}/output`).then((out) => out.text != null && showReply(out)).catch(() => {});
+  // The last reply, where there is one to ask for (a turn ended): no request that can only fail.
+  if (task.harness !== null && (task.turn ?? 0) > 0) void api<Output>('GET', `/api/tasks/${task.id}/output`).then((out) => out.text != null && showReply(out)).catch(() => {});
 
   const el = h('div', { class: 'task-page' },
     h('div', { class: 'main' }, asking, wrap, notice, keys),

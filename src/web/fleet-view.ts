@@ -28,6 +28,8 @@ export interface TaskView {
   command: string | null;
   harness: LsRecord['harness'];
   conversationId: string | null;
+  /** The agent's turn (0 before its first), from a supervisor that counts them; else null. */
+  turn: number | null;
   /** The page can open its terminal (this machine's, in a live pane). */
   terminal: boolean;
   /** How to reach a host's task from a terminal, when the page cannot show it. */
@@ -78,10 +80,17 @@ function taskView(r: LsRecord, host: string | null): TaskView {
     command: r.command === null ? null : words(r.command),
     harness: r.harness,
     conversationId: r.conversationId,
+    turn: turnOf(r),
     terminal: host === null,
     reach: host === null ? null : reachLine(host, r),
     keys: r.harness === null ? null : PERMISSION_KEYS[r.harness],
   };
+}
+
+/** The record's turn count, where the supervisor sends one. */
+function turnOf(r: LsRecord): number | null {
+  const turn = (r as { turn?: unknown }).turn;
+  return typeof turn === 'number' && Number.isSafeInteger(turn) ? turn : null;
 }
 
 /** A word as a person would type it: quoted only when the shell would read it otherwise. */
