@@ -79,7 +79,7 @@ export async function provideWorktree(request: WorktreeRequest): Promise<{ recor
   await addWorktree(record, registered, await branchExists(repo, branch));
   // Recorded at once (a setup that fails or is cut short leaves it made but not ready: the next run sets it up).
   const steps = setupSteps(record, request.setup);
-  remember(registryFile, { ...record, ready: !steps });
+  await remember(registryFile, { ...record, ready: !steps });
   if (steps) await setUp(record, request);
   return { record, shared: false };
 }
@@ -90,7 +90,7 @@ function recordOf(made: WorktreeRecord): WorktreeRecord {
 
 async function setUp(record: WorktreeRecord, request: Pick<WorktreeRequest, 'registryFile' | 'setup'>): Promise<void> {
   await prepareCheckout(record, request.setup);
-  remember(request.registryFile, { ...record, ready: true });
+  await remember(request.registryFile, { ...record, ready: true });
 }
 
 /**

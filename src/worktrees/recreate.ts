@@ -42,9 +42,9 @@ export async function restoreWorktree(record: WorktreeRecord, opts: { registryFi
   const listed = await listWorktrees(record.repo);
   const registered = listed.find((w) => w.path === record.path || realPath(w.path) === realPath(record.path));
   await addWorktree(record, registered, true);
-  remember(opts.registryFile, { ...record, ready: false });
+  await remember(opts.registryFile, { ...record, ready: false });
   opts.setup.say(`re-created the worktree of ${record.branch} at ${record.path}`);
   await prepareCheckout(record, opts.setup);
-  remember(opts.registryFile, { ...(madeAt(opts.registryFile, record.path) ?? record), ...record, ready: true });
+  await remember(opts.registryFile, { ...(madeAt(opts.registryFile, record.path) ?? record), ...record, ready: true });
   return null;
 }

@@ -51,7 +51,7 @@ export async function removeWorktree(record: WorktreeRecord, opts: { force: bool
   // git refuses a worktree holding submodules without --force; their state was checked (or saved) above.
   const force = dirty.length > 0 || existsSync(path.join(record.path, '.gitmodules')) ? ['--force'] : [];
   await git(['-C', record.repo, 'worktree', 'remove', ...force, record.path], { deadlineMs: 120_000 });
-  forget(opts.registryFile, record.path);
+  await forget(opts.registryFile, record.path);
   said.push(`removed the worktree ${record.path}`);
   return said;
 }

@@ -80,7 +80,7 @@ async function prune(all: readonly Listed[], deps: Deps): Promise<number> {
     if (w.error !== null) keep(w, w.error);
     else if (w.tasks.length > 0) keep(w, `task ${w.tasks.join(', ')} use it`);
     else if (!w.present) {
-      forget(registryFile, w.path);
+      await forget(registryFile, w.path);
       deps.stderr.write(`forgot ${w.path}: git no longer lists it\n`);
     } else {
       try {
