@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startFleet, type Fleet } from '../helpers/fleet.js';
 import { useSandbox, type Sandbox } from '../helpers/sandbox.js';
-import { commitFile, git, makeRepo, runInWorktree } from './kit.js';
+import { commitFile, git, gitOnPath, makeRepo, runInWorktree } from './kit.js';
 
 /** Every file under `dir` (its .git left out) with its mode and a digest of its content. */
 function files(dir: string, rel = ''): string[] {
@@ -74,8 +74,7 @@ describe('fleetcom finish refuses, and a failed step deletes nothing', () => {
 
     // A git older than 2.38 is named and refused (a wrapper answering `git version` as 2.37 would).
     const oldGit = await sb.mkdir('old-git');
-    const realGit = (await git(sb, repo, '--exec-path')).trim().replace(/\/libexec\/git-core$/, '/bin/git');
-    await writeFile(join(oldGit, 'git'), `#!/bin/sh\n[ "$1" = version ] && { echo 'git version 2.37.4'; exit 0; }\nexec '${realGit}' "$@"\n`);
+    await writeFile(join(oldGit, 'git'), `#!/bin/sh\n[ "$1" = version ] && { echo 'git version 2.37.4'; exit 0; }\nexec '${gitOnPath(sb)}' "$@"\n`);
     chmodSync(join(oldGit, 'git'), 0o755);
     const old = await fleet.cliIn(sb.dir, { ...sb.env, PATH: `${oldGit}:${sb.env.PATH}` }, 'finish', String(dirty.id), '--commit', 'notes');
     expect(old.exitCode).toBe(1);

@@ -4,7 +4,8 @@
 // worktree to worktrees.json) goes under it, so none writes back a list read before another's
 // entry was added. A lock whose holder has ended is stale and broken by exactly one taker (the
 // one that creates `<lock>.break-<digest of its text>`, the way the supervisor's lock is
-// taken over), so two takers never both remove it; a live holder is waited for.
+// taken over), so two takers never both remove it; a live holder is waited for. Also one
+// `git worktree add` at a time per repository (worktrees/create.ts).
 import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { parseLock } from '../control/lock-record.js';
@@ -80,17 +81,18 @@ async function claim(file: string, text: string, deadline: number, proc: string,
 }
 
 /**
- * Runs `section` (synchronous: nothing else of this process runs meanwhile) while holding
- * `<file>.lock`; the lock is released after, also when `section` throws.
+ * Runs `section` while holding `<file>.lock`; the lock is released after, also when `section`
+ * throws. Other callers — other sections of this process too — wait meanwhile (a nested
+ * section on the same file would wait for itself: never nest one).
  */
-export async function withFileLock<T>(file: string, section: () => T, opts: LockOptions = {}): Promise<T> {
+export async function withFileLock<T>(file: string, section: () => T | Promise<T>, opts: LockOptions = {}): Promise<T> {
   const lock = `${file}.lock`;
   const proc = opts.proc ?? PROC_ROOT;
   const text = `${process.pid}\nstart ${startTicks(proc, process.pid) ?? '-'}\ntoken ${randomBytes(8).toString('hex')}\n`;
   const waitMs = opts.waitMs ?? LOCK_WAIT_MS;
   await claim(lock, text, Date.now() + waitMs, proc, waitMs);
   try {
-    return section();
+    return await section();
   } finally {
     if (readOrNull(lock) === text) removeFile(lock);
   }

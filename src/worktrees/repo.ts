@@ -3,7 +3,7 @@
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { UsageError } from '../errors.js';
-import { git, GitError, gitSays, runGit } from './git.js';
+import { git, GitError, gitReason, gitSays, runGit } from './git.js';
 
 export interface ListedWorktree {
   path: string;
@@ -65,11 +65,17 @@ export function realPath(p: string): string {
  */
 export async function repoWorktrees(dir: string): Promise<{ repo: string; main: ListedWorktree; listed: ListedWorktree[] }> {
   const result = await runGit(['-C', dir, 'worktree', 'list', '--porcelain', '-z']);
-  if (result.code !== 0) throw new UsageError(`${dir} is not inside a git repository's work tree`);
+  if (result.code !== 0) throw new UsageError(`${dir} is not inside a git repository's work tree (git worktree list: ${gitReason(result.stderr)})`);
   const listed = parseWorktreeList(result.stdout);
   const [main] = listed;
   if (main === undefined || main.bare) throw new UsageError(`the repository of ${dir} is bare; fleetcom makes worktrees of a repository with a checkout`);
   return { repo: realPath(main.path), main, listed };
+}
+
+/** The repository's common git dir (absolute), asked without listing its worktrees; null outside one. */
+export async function commonDirOf(dir: string): Promise<string | null> {
+  const result = await runGit(['-C', dir, 'rev-parse', '--path-format=absolute', '--git-common-dir']);
+  return result.code === 0 && path.isAbsolute(result.stdout.trim()) ? realPath(result.stdout.trim()) : null;
 }
 
 export async function repoOf(dir: string): Promise<string> {
