@@ -42,7 +42,8 @@ describe('the fleet index', () => {
 
   it("reads a fleet's tasks, live or left behind; nothing where no fleet is; why where it cannot", () => {
     const dir = tempDir();
-    const [live, left, none, broken, starting] = ['live', 'left', 'none', 'broken', 'starting'].map((d) => join(dir, d));
+    const at = (d: string) => join(dir, d);
+    const [live, left, none, broken, starting] = [at('live'), at('left'), at('none'), at('broken'), at('starting')] as const;
     for (const d of [live, left, none, broken, starting]) mkdirSync(d);
     writeState(join(live, 'state.json'), state([task(1, '/w', null), task(2, '/src/api.worktrees/feat-x', '/src/api.worktrees/feat-x')]));
     writeFileSync(join(live, 'lock'), `${process.pid}\nstart ${startTicks('/proc', process.pid)}\n`);
