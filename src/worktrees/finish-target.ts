@@ -5,9 +5,9 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { WorktreeRecord } from '../worktree-record.js';
-import { git, runGit } from './git.js';
+import { git, GitError, runGit } from './git.js';
 import { checkBranchName } from './names.js';
-import { branchExists, listWorktrees, type ListedWorktree } from './repo.js';
+import { branchExists, type ListedWorktree } from './repo.js';
 import { parseStatusEntries } from './status.js';
 
 export type IntoSource = 'flag' | 'base' | 'default';
@@ -44,11 +44,11 @@ const IN_PROGRESS: ReadonlyArray<[string, string]> = [
 
 /** The git operation left half done in a checkout (`a merge`), or null. */
 export async function operationInProgress(dir: string): Promise<string | null> {
-  for (const [name, what] of IN_PROGRESS) {
-    const at = (await git(['-C', dir, 'rev-parse', '--git-path', name])).trim();
-    if (existsSync(path.resolve(dir, at))) return what;
-  }
-  return null;
+  // One git for all the paths (a linked worktree keeps them in its own git dir).
+  const paths = (await git(['-C', dir, 'rev-parse', ...IN_PROGRESS.flatMap(([name]) => ['--git-path', name])])).split('\n');
+  if (paths.length < IN_PROGRESS.length) throw new GitError(`git rev-parse --git-path: unexpected ${JSON.stringify(paths.join('\n').slice(0, 60))}`);
+  const found = IN_PROGRESS.find((_, i) => existsSync(path.resolve(dir, paths[i]!.trim())));
+  return found === undefined ? null : found[1];
 }
 
 /** Modified or staged tracked files (status lines), untracked ones left out. */
@@ -78,4 +78,3 @@ export async function checkoutProblem(dir: string, what: string): Promise<string
   return null;
 }
 
-export { listWorktrees };
