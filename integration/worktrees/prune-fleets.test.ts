@@ -1,7 +1,7 @@
 // `worktrees --prune` knows the tasks of every fleet of the user, not only its own: two fleets
 // (two runtime dirs, one config dir) each running a task in a worktree, a prune from either —
 // or from where no fleet runs — keeps both; when one fleet's state cannot be read it prunes
-// nothing (fail closed), naming that fleet.
+// nothing (fail closed), naming that fleet. A finish keeps a worktree another fleet's task runs in.
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -51,5 +51,15 @@ describe('worktrees --prune with two fleets running', () => {
     await writeFile(stateFile, state);
     const open = await a.cli('worktrees', '--prune');
     expect(open.stderr).toContain(`removed the worktree ${another.cwd}`);
+
+    // finish in fleet a of a task whose worktree a task of fleet b also runs in: the task goes, the worktree and its branch stay.
+    const guest = await b.cli('run', '--cwd', usedByA.cwd, '--', 'sleep', '600');
+    expect(guest.exitCode, guest.stderr).toBe(0);
+    const finished = await a.cli('finish', String(usedByA.id));
+    expect(finished.exitCode, finished.stderr).toBe(0);
+    expect(finished.stderr).toContain(`the worktree ${usedByA.cwd} stays: also used by task ${guest.stdout.trim()} of the fleet at ${bDir}`);
+    expect(finished.stderr).toContain('branch used-by-a stays');
+    expect((await a.ls()).map((t) => t.id)).not.toContain(usedByA.id);
+    expect(existsSync(usedByA.cwd)).toBe(true);
   });
 });

@@ -3,7 +3,8 @@
 // and carried out only when the branch and its target are where the shown plan had them.
 import type { FleetUiContext as ActionDeps } from '../fleet/lifecycle/fleet-ui.js';
 import type { Task } from '../fleet/supervisor/task.js';
-import { worktreeRegistryFile } from '../paths.js';
+import { otherFleetsIn, usesWorktree } from '../fleet/lifecycle/fleet-index.js';
+import { fleetIndexFile, fleetRuntime, worktreeRegistryFile } from '../paths.js';
 import { errorMessage } from '../errors.js';
 import { worktreeDiff } from '../worktrees/diff.js';
 import { carryOut } from '../worktrees/finish.js';
@@ -26,7 +27,10 @@ async function about(task: Task, deps: ActionDeps): Promise<FinishTask> {
 
 async function plan(task: Task, deps: ActionDeps): Promise<FinishPlan> {
   const record = task.worktree!;
-  const others = [...deps.fleet.tasks()].filter((t) => t.id !== task.id && t.worktree?.path === record.path).map((t) => t.id);
+  const others = [
+    ...[...deps.fleet.tasks()].filter((t) => t.id !== task.id && usesWorktree({ id: t.id, cwd: t.cwd, worktree: t.worktree?.path ?? null }, record.path)).map((t) => `task ${t.id}`),
+    ...otherFleetsIn(fleetIndexFile(deps.env), deps.env, fleetRuntime(deps.env).dir, record.path),
+  ];
   return planFinish({ record, mode: 'merge', into: null, commitMessage: null, keepWorktree: false, keepBranch: false, others, gh: null });
 }
 

@@ -23,8 +23,8 @@ export interface FinishRequest {
   commitMessage: string | null;
   keepWorktree: boolean;
   keepBranch: boolean;
-  /** The ids of the other tasks running in the worktree. */
-  others: readonly number[];
+  /** Who else uses the worktree, in words (`task 4`, another fleet's task): it then stays. */
+  others: readonly string[];
   /** The user's gh (gh.ts findOnPath), or null. */
   gh: string | null;
 }
@@ -88,7 +88,7 @@ export async function planFinish(request: FinishRequest): Promise<FinishPlan> {
     refuse(`git could not answer: ${errorMessage(error)}`);
   }
   if (request.mode !== 'pr') {
-    if (request.others.length > 0) plan.keepWorktree = `task(s) ${request.others.join(', ')} also run in it`;
+    if (request.others.length > 0) plan.keepWorktree = `also used by ${request.others.join('; ')}`;
     else if (request.keepWorktree) plan.keepWorktree = '--keep-worktree';
     if (request.keepBranch) plan.keepBranch = '--keep-branch';
     else if (plan.keepWorktree !== null) plan.keepBranch = 'its worktree stays (a checked-out branch is never deleted)';

@@ -7,7 +7,8 @@
 import type { LsRecord } from '../../control/protocol.js';
 import type { Deps } from '../../deps.js';
 import { FleetError, UsageError } from '../../errors.js';
-import { worktreeRegistryFile } from '../../paths.js';
+import { otherFleetsIn, usesWorktree } from '../../fleet/lifecycle/fleet-index.js';
+import { fleetIndexFile, fleetRuntime, worktreeRegistryFile } from '../../paths.js';
 import { worktreeRecord } from '../../worktree-record.js';
 import { carryOut, type FinishResult } from '../../worktrees/finish.js';
 import { planFinish, type FinishMode } from '../../worktrees/finish-plan.js';
@@ -60,7 +61,11 @@ export async function runFinish(ref: string, opts: FinishOptions, deps: Deps): P
   const task = taskOf(tasks, ref);
   if (!task.worktree) throw new FleetError(`task ${task.id} runs in no worktree fleetcom made; nothing to finish`);
   const record = worktreeRecord(task.worktree);
-  const others = tasks.filter((t) => t.id !== task.id && t.worktree?.path === record.path).map((t) => t.id);
+  // Another task in it — of this fleet or of another of the user's — keeps the worktree.
+  const others = [
+    ...tasks.filter((t) => t.id !== task.id && usesWorktree({ id: t.id, cwd: t.cwd, worktree: t.worktree?.path ?? null }, record.path)).map((t) => `task ${t.id}`),
+    ...(mode === 'pr' ? [] : otherFleetsIn(fleetIndexFile(deps.env), deps.env, fleetRuntime(deps.env).dir, record.path)),
+  ];
   const plan = await planFinish({
     record, mode, into: opts.into ?? null, commitMessage: opts.commit ?? null,
     keepWorktree: opts.keepWorktree === true, keepBranch: opts.keepBranch === true, others,

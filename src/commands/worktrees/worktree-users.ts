@@ -4,9 +4,8 @@
 import type { LsRecord } from '../../control/protocol.js';
 import type { Deps } from '../../deps.js';
 import { NoFleetError } from '../../errors.js';
-import { knownRuntimeDirs, readFleets, type FleetsRead } from '../../fleet/lifecycle/fleet-index.js';
+import { knownRuntimeDirs, readFleets, tasksIn, usesWorktree, type FleetsRead } from '../../fleet/lifecycle/fleet-index.js';
 import { fleetIndexFile, fleetRuntime } from '../../paths.js';
-import { realPath } from '../../worktrees/repo.js';
 import { ask } from '../ask.js';
 
 export interface Users extends FleetsRead {
@@ -32,18 +31,10 @@ export async function worktreeUsers(deps: Deps): Promise<Users> {
   return { local: local ?? [], ...others };
 }
 
-/** `dir` is `worktree` or inside it (symlinks resolved). */
-export function within(dir: string, worktree: string): boolean {
-  const d = realPath(dir);
-  const w = realPath(worktree);
-  return d === w || d.startsWith(`${w}/`);
-}
-
 export function usersOf(users: Users, worktree: string): UsersOf {
-  const uses = (t: { cwd: string; worktree: string | null }) => (t.worktree !== null && within(t.worktree, worktree)) || within(t.cwd, worktree);
   return {
-    local: users.local.filter((t) => uses({ cwd: t.cwd, worktree: t.worktree?.path ?? null })).map((t) => t.id),
-    elsewhere: users.fleets.flatMap((f) => f.tasks.filter(uses).map((t) => ({ runtimeDir: f.runtimeDir, id: t.id, running: f.pid !== null }))),
+    local: users.local.filter((t) => usesWorktree({ id: t.id, cwd: t.cwd, worktree: t.worktree?.path ?? null }, worktree)).map((t) => t.id),
+    elsewhere: tasksIn(users.fleets, worktree),
   };
 }
 

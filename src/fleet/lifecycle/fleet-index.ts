@@ -12,6 +12,7 @@ import { describeFsError, FleetError, isNotFound } from '../../errors.js';
 import { makePrivateDirs, writeFileAtomicSync } from '../../fs-safety.js';
 import { withFileLock } from '../../ownership/file-lock.js';
 import { runtimeDir, runtimeFiles, type Env } from '../../paths.js';
+import { realPath } from '../../worktrees/repo.js';
 import { parseState } from '../adoption/state-file.js';
 
 /** A task of some fleet, as much as deciding who uses a directory needs. */
@@ -100,4 +101,39 @@ export function readFleets(dirs: readonly string[], skip: string | null): Fleets
     else out.fleets.push(read);
   }
   return out;
+}
+
+/** `dir` is `worktree` or inside it (symlinks resolved). */
+export function within(dir: string, worktree: string): boolean {
+  const d = realPath(dir);
+  const w = realPath(worktree);
+  return d === w || d.startsWith(`${w}/`);
+}
+
+/** A task uses a worktree when it was made for it or runs anywhere inside it. */
+export function usesWorktree(task: FleetTask, worktree: string): boolean {
+  return (task.worktree !== null && within(task.worktree, worktree)) || within(task.cwd, worktree);
+}
+
+/** The tasks of these fleets that use `worktree`. */
+export function tasksIn(fleets: readonly KnownFleet[], worktree: string): Array<{ runtimeDir: string; id: number; running: boolean }> {
+  return fleets.flatMap((f) => f.tasks.filter((t) => usesWorktree(t, worktree)).map((t) => ({ runtimeDir: f.runtimeDir, id: t.id, running: f.pid !== null })));
+}
+
+/**
+ * Who else uses `worktree`, in words: the tasks of the user's other fleets (all but `ownDir`'s)
+ * in it, and each fleet whose tasks cannot be read (it may have one there).
+ */
+export function otherFleetsIn(file: string, env: Env, ownDir: string, worktree: string): string[] {
+  let dirs: string[];
+  try {
+    dirs = knownRuntimeDirs(file, env);
+  } catch (error) {
+    return [`maybe another fleet: ${(error as Error).message}`];
+  }
+  const read = readFleets(dirs, ownDir);
+  return [
+    ...tasksIn(read.fleets, worktree).map((t) => `task ${t.id} of the fleet at ${t.runtimeDir}`),
+    ...read.unreadable.map((u) => `maybe the fleet at ${u.runtimeDir}, whose tasks cannot be read (${u.why})`),
+  ];
 }
