@@ -1,6 +1,7 @@
 // `fleetcom finish` with real git: --merge, --squash and --rebase each land exactly the tree of
 // the target plus the branch's work (checked file by file against what the test wrote), then
-// the task, its worktree and its branch are gone; --dry-run changes nothing.
+// the task, its worktree and its branch are gone (a hostile branch name too); --dry-run
+// changes nothing.
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -17,6 +18,9 @@ async function treeFiles(sb: Sandbox, repo: string, rev: string): Promise<Record
   return out;
 }
 
+/** A branch name git takes that a shell would not: every word of it goes to git as argv. */
+const HOSTILE = 'feat/it\'s;x`id`|a&b"<c>$HOME';
+
 const subjects = async (sb: Sandbox, repo: string, range: string) => (await git(sb, repo, 'log', '--format=%s', range)).split('\n').filter(Boolean);
 
 describe('fleetcom finish', () => {
@@ -24,7 +28,7 @@ describe('fleetcom finish', () => {
     const sb = await useSandbox();
     const repo = await makeRepo(sb);
     const fleet = await startFleet(sb);
-    const tasks = { merge: await runInWorktree(fleet, repo, 'feat-m'), squash: await runInWorktree(fleet, repo, 'feat-s'), rebase: await runInWorktree(fleet, repo, 'feat-r') };
+    const tasks = { merge: await runInWorktree(fleet, repo, 'feat-m'), squash: await runInWorktree(fleet, repo, HOSTILE), rebase: await runInWorktree(fleet, repo, 'feat-r') };
     for (const [mode, task] of Object.entries(tasks)) {
       await commitFile(sb, task.cwd, `${mode}-1.txt`, `${mode} one\n`);
       await commitFile(sb, task.cwd, `${mode}-2.txt`, `${mode} two\n`);
@@ -64,7 +68,7 @@ describe('fleetcom finish', () => {
     expect(await treeFiles(sb, repo, 'main')).toEqual(expected);
     expect((await git(sb, repo, 'rev-parse', 'main^')).trim()).toBe(mergeTip); // one commit, one parent
     const message = await git(sb, repo, 'log', '-1', '--format=%B', 'main');
-    expect(message).toContain("Squashed from branch 'feat-s':");
+    expect(message).toContain(`Squashed from branch '${HOSTILE}':`);
     expect(message).toMatch(/- [0-9a-f]{12} add squash-1\.txt\n- [0-9a-f]{12} add squash-2\.txt/);
 
     const squashTip = (await git(sb, repo, 'rev-parse', 'main')).trim();

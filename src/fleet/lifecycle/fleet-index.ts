@@ -56,7 +56,8 @@ function readIndex(file: string): string[] {
 }
 
 /** Notes `dir` as a fleet's runtime dir; drops the noted dirs that hold neither a lock nor a state.json any more. */
-export async function noteFleet(file: string, dir: string): Promise<void> {
+export async function noteFleet(file: string, runtime: string): Promise<void> {
+  const dir = path.resolve(runtime); // FLEETCOM_RUNTIME_DIR may be relative
   makePrivateDirs(path.dirname(file));
   await withFileLock(file, () => {
     const kept = readIndex(file).filter((d) => d !== dir && (existsSync(runtimeFiles(d).lock) || existsSync(runtimeFiles(d).state)));
