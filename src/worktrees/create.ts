@@ -12,7 +12,7 @@ import type { WorktreeRecord } from '../worktree-record.js';
 import { git } from './git.js';
 import { checkBranchName, worktreePath } from './names.js';
 import { madeAt, remember } from './registry.js';
-import { branchExists, commitOf, commonDirOf, realPath, repoWorktrees, type ListedWorktree } from './repo.js';
+import { branchExists, commitOf, commonDirNear, commonDirOf, realPath, repoWorktrees, type ListedWorktree } from './repo.js';
 import { prepareCheckout, setupSteps, type SetupOptions } from './setup.js';
 
 export interface WorktreeRequest {
@@ -67,8 +67,10 @@ export function repoLockFile(registryFile: string, commonDir: string): string {
 
 /** Runs `section` holding the lock of the repository `dir` is in (waiting up to git's longest add). */
 export async function underRepoLock<T>(registryFile: string, dir: string, section: () => Promise<T>): Promise<T> {
-  // Its common git dir names the repository from any of its checkouts, and git answers it without listing worktrees.
-  const lock = repoLockFile(registryFile, (await commonDirOf(dir)) ?? path.resolve(dir));
+  // Its common git dir names the repository from any of its checkouts: read from the file
+  // system (a git process fewer on every run --worktree), else asked of git.
+  const common = (process.env.GIT_DIR === undefined ? commonDirNear(dir) : null) ?? (await commonDirOf(dir));
+  const lock = repoLockFile(registryFile, common ?? path.resolve(dir));
   makePrivateDirs(path.dirname(lock));
   return withFileLock(lock, section, { waitMs: ADD_DEADLINE_MS + 60_000 });
 }

@@ -1,6 +1,6 @@
 // What git says about a repository: its main checkout, its worktrees and branches. Parsed
 // strictly from porcelain output; a line that cannot be read fails the question.
-import { realpathSync } from 'node:fs';
+import { readFileSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { UsageError } from '../errors.js';
 import { git, GitError, gitReason, gitSays, runGit } from './git.js';
@@ -70,6 +70,28 @@ export async function repoWorktrees(dir: string): Promise<{ repo: string; main: 
   const [main] = listed;
   if (main === undefined || main.bare) throw new UsageError(`the repository of ${dir} is bare; fleetcom makes worktrees of a repository with a checkout`);
   return { repo: realPath(main.path), main, listed };
+}
+
+/**
+ * The repository's common git dir as the file system shows it from `dir`: the nearest `.git`
+ * above it — a directory, or a linked worktree's file naming its git dir, whose `commondir`
+ * names the common one. Null when it cannot tell (then ask git: commonDirOf).
+ */
+export function commonDirNear(dir: string): string | null {
+  for (let d = path.resolve(dir); ; d = path.dirname(d)) {
+    const dotGit = path.join(d, '.git');
+    try {
+      if (statSync(dotGit).isDirectory()) return realPath(dotGit);
+      const named = /^gitdir: (.+)$/m.exec(readFileSync(dotGit, 'utf8'))?.[1]?.trim();
+      if (named === undefined) return null;
+      const gitDir = path.resolve(d, named);
+      const common = readFileSync(path.join(gitDir, 'commondir'), 'utf8').trim();
+      return realPath(path.resolve(gitDir, common));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return null;
+    }
+    if (path.dirname(d) === d) return null;
+  }
 }
 
 /** The repository's common git dir (absolute), asked without listing its worktrees; null outside one. */
