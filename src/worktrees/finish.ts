@@ -109,7 +109,8 @@ async function cleanUp(plan: FinishPlan, hooks: FinishHooks, result: FinishResul
   if (plan.keepBranch !== null) keep(`branch ${record.branch} stays: ${plan.keepBranch}`);
   else if (!result.worktreeRemoved) keep(`branch ${record.branch} stays: its worktree does`);
   else {
-    const deleted = await deleteBranchIfMerged(record, plan.into!);
+    // The branch itself, never a tag of that name (rev-parse would take the tag first).
+    const deleted = await deleteBranchIfMerged(record, `refs/heads/${plan.into!}`);
     if (deleted.deleted) hooks.say(deleted.message);
     else keep(deleted.message);
     result.branchDeleted = deleted.deleted;

@@ -70,5 +70,5 @@ export async function deleteBranchIfMerged(record: WorktreeRecord, target?: stri
   const tip = (await git(['-C', record.repo, 'rev-parse', '--verify', `refs/heads/${record.branch}`])).trim();
   // The old value guards the deletion: a branch moved since the check is not deleted.
   await git(['-C', record.repo, 'update-ref', '-d', `refs/heads/${record.branch}`, tip]);
-  return { deleted: true, message: `deleted branch ${record.branch} (${merged.how} into ${into}; was ${tip.slice(0, 12)})` };
+  return { deleted: true, message: `deleted branch ${record.branch} (${merged.how} into ${into.replace(/^refs\/heads\//, '')}; was ${tip.slice(0, 12)})` };
 }
