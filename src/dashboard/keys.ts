@@ -34,7 +34,7 @@ export type Action =
 
 /** Keys that act on a host's task (the others say how to do it with --host). */
 const HOST_KEYS: Readonly<Record<string, 'host-show' | 'host-peek' | 'host-rerun'>> = { enter: 'host-show', ' ': 'host-peek', r: 'host-rerun' };
-const HOST_COMMAND: Readonly<Record<string, string>> = { X: 'kill', m: 'tag', R: 'rename', g: 'group', f: 'finish' };
+const HOST_COMMAND: Readonly<Record<string, string>> = { X: 'kill', m: 'tag', R: 'rename', g: 'group' };
 
 export interface KeyResult {
   ui: Ui;
@@ -206,10 +206,13 @@ export function handleKey(ui: Ui, key: Key, rows: readonly Row[], home: string):
       return onRow((r) => ({ ui: pinned, action: { kind: r.state === 'exited' ? 'rm' : 'kill', id: r.id } }));
     case 'm':
       return onRow((r) => ({ ui: pinned, action: { kind: 'tag', id: r.id } }));
-    case 'f':
-      return onRow((r) => (r.worktree
+    case 'f': {
+      // git runs where the worktree is: a host's task is finished on that host.
+      const say = (r: Row) => (r.remote ? `a task of ${r.remote.host}: finish it there (fleetcom finish ${r.remote.id}, git runs where its worktree is)` : `task ${r.id} runs in no worktree fleetcom made: nothing to finish`);
+      return onRow((r) => (r.worktree && !r.remote
         ? { ui: { ...pinned, status: `reading the change and the plan of task ${r.id}…` }, action: { kind: 'finish-plan', id: r.id } }
-        : { ui: { ...pinned, status: `task ${r.id} runs in no worktree fleetcom made: nothing to finish` }, action: null }));
+        : { ui: { ...pinned, status: say(r) }, action: null }));
+    }
     case 'R':
       return onRow((r) => prompt('rename', r.id));
     case 'g':

@@ -19,7 +19,7 @@ describe('the dashboard finish key', () => {
     expect(plain.ui.status).toBe('task 2 runs in no worktree fleetcom made: nothing to finish');
     const remote = handleKey(ui({ selected: 3 }), k('f'), rows, HOME);
     expect(remote.action).toBeNull();
-    expect(remote.ui.status).toBe('a task of gpu: fleetcom --host gpu finish 9');
+    expect(remote.ui.status).toBe('a task of gpu: finish it there (fleetcom finish 9, git runs where its worktree is)');
   });
 
   it('y on the shown plan finishes with the tips it was made with; any other key goes back', () => {
