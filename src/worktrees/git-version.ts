@@ -1,7 +1,6 @@
 // The git `finish` needs: 2.38 or later, the first with `git merge-tree --write-tree` (the merge
 // computed without touching a checkout, which is how a conflict is found before anything
 // changes). An older git is named and refused; its merge is never guessed.
-import { FleetError } from '../errors.js';
 import { git } from './git.js';
 
 export const MERGE_TREE_GIT: readonly [number, number] = [2, 38];
@@ -30,9 +29,4 @@ export async function mergeTreeProblem(): Promise<string | null> {
     return `git ${version.join('.')} is older than ${MERGE_TREE_GIT.join('.')}, the first with git merge-tree --write-tree (how fleetcom finds conflicts before it changes anything); upgrade git`;
   }
   return null;
-}
-
-export async function requireMergeTree(): Promise<void> {
-  const problem = await mergeTreeProblem();
-  if (problem !== null) throw new FleetError(problem);
 }
