@@ -83,6 +83,15 @@ export const COMMAND_HELP: Readonly<Record<string, CommandHelp>> = {
       ['fleetcom diff 3 --stat', 'files and lines changed'],
     ],
   },
+  finish: {
+    group: 'Tasks',
+    summary: "merge a worktree task's branch, clean up",
+    examples: [
+      ['fleetcom finish 3 --dry-run', 'what it would check and do, nothing changed'],
+      ['fleetcom finish 3 --squash --commit "last touches"', 'commit, squash into its base, clean up'],
+      ['fleetcom finish 3 --pr', 'push and open a pull request; the task goes on'],
+    ],
+  },
   worktrees: {
     group: 'Tasks',
     summary: 'list the git worktrees fleetcom made',

@@ -14,6 +14,7 @@ const completion = () => import('./completion.js');
 const config = () => import('./fleet/config.js');
 const doctor = () => import('./doctor/doctor.js');
 const explain = () => import('./tasks/explain.js');
+const finish = () => import('./worktrees/finish.js');
 const hostsLs = () => import('./hosts/hosts-ls.js');
 const hostsSave = () => import('./hosts/hosts-save.js');
 const history = () => import('./history/history.js');
@@ -129,6 +130,22 @@ export function registerCommands(program: Command, deps: Deps, dispatch: Dispatc
     .argument('<task>', 'task id, %pane or @window')
     .option('--stat', 'files and lines changed instead of the patch')
     .action((task: string, opts) => dispatch(async () => (await worktrees()).runDiff(task, opts, deps)));
+
+  program
+    .command('finish')
+    .description("merge a worktree task's branch into its target (or open a pull request), then remove the task, its worktree and its branch; every check first, nothing deleted after a failed step")
+    .argument('<task>', 'task id, %pane or @window')
+    .option('--merge', 'git merge the branch into the target (the default)')
+    .option('--squash', "one commit on the target whose message lists the branch's commits")
+    .option('--rebase', 'rebase the branch onto the target, then fast-forward the target')
+    .option('--pr', "push the branch and open a pull request with gh (else print the page that opens one); the task and its worktree stay")
+    .option('--into <branch>', 'the target branch (default: the branch the worktree was based on, else the default branch)')
+    .option('--commit <message>', "commit the worktree's uncommitted files first (without it, a dirty worktree is refused)")
+    .option('--keep-worktree', 'keep the worktree (and so its branch) after the merge')
+    .option('--keep-branch', 'keep the branch after the merge')
+    .option('--dry-run', 'print the plan and change nothing')
+    .option('--json', 'print the plan and the result as one JSON document')
+    .action((task: string, opts) => dispatch(async () => (await finish()).runFinish(task, opts, deps)));
 
   program
     .command('worktrees')
