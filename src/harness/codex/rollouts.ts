@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { listDir, readFirstLine } from '../fs-read.js';
+import { entryPath, listDir, readFirstLine } from '../fs-read.js';
 import { isValidId, v7TimeMs } from '../ids.js';
 import { isJsonObject, type JsonObject } from '../json-shape.js';
 import { utcDateFolders } from '../store-window.js';
@@ -42,7 +42,7 @@ export function rolloutsIn(home: string, folders: readonly string[]): Array<{ fi
     const dir = path.join(home, 'sessions', ...folder.split('/'));
     for (const entry of listDir(dir)) {
       const id = entry.isFile() ? rolloutId(entry.name) : null;
-      if (id !== null) found.push({ file: path.join(dir, entry.name), id });
+      if (id !== null) found.push({ file: entryPath(dir, entry.name), id });
     }
   }
   return found;
