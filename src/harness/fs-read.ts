@@ -21,8 +21,8 @@ function describe(error: unknown): string {
   return e?.code ?? (e instanceof Error ? e.message : String(error));
 }
 
-/** Opens a regular file for reading (never blocking on a FIFO); the callback gets its descriptor. */
-export function withRegularFile<T>(path: string, use: (fd: number) => T): T | { kind: 'missing' } | { kind: 'unreadable'; reason: string } {
+/** Opens a regular file for reading (never blocking on a FIFO); the callback gets its descriptor and its size then. */
+export function withRegularFile<T>(path: string, use: (fd: number, size: number) => T): T | { kind: 'missing' } | { kind: 'unreadable'; reason: string } {
   let fd: number;
   try {
     fd = fs.openSync(path, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
@@ -33,7 +33,7 @@ export function withRegularFile<T>(path: string, use: (fd: number) => T): T | { 
     const stats = fs.fstatSync(fd);
     if (stats.isDirectory()) return { kind: 'unreadable', reason: 'EISDIR' };
     if (!stats.isFile()) return { kind: 'unreadable', reason: 'not a regular file' };
-    return use(fd);
+    return use(fd, stats.size);
   } catch (error) {
     return { kind: 'unreadable', reason: describe(error) };
   } finally {

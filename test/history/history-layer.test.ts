@@ -23,6 +23,20 @@ describe('bounded reads', () => {
     expect(readHeadTail(path.join(dir, 'none'), 1, 1)).toEqual({ kind: 'missing' });
   });
 
+  it('reads one file after another into one buffer without mixing them', () => {
+    const dir = tempDir();
+    const long = write(path.join(dir, 'long'), `head one\nhead two\n${'m'.repeat(50_000)}\ntail one\ntail two\n`);
+    const short = write(path.join(dir, 'short'), 'only\n');
+    const wanted = { whole: false, head: ['head one', 'head two'], tail: ['tail one', 'tail two'] };
+    expect(readHeadTail(long, 20, 20)).toEqual(wanted);
+    expect(readHeadTail(short, 20, 20)).toEqual({ whole: true, head: ['only'], tail: [] });
+    expect(readHeadTail(long, 20, 20)).toEqual(wanted);
+    // Larger than the kept buffer: a buffer of its own.
+    const big = write(path.join(dir, 'big'), `${'b'.repeat(3 * 1024 * 1024)}\nend\n`);
+    expect(readHeadTail(big, 8, 2 * 1024 * 1024)).toEqual({ whole: false, head: [], tail: ['end'] });
+    expect(readHeadTail(long, 20, 20)).toEqual(wanted);
+  });
+
   it('streams lines and skips one longer than its bound without holding it', () => {
     const file = write(path.join(tempDir(), 'f'), `one\n${'y'.repeat(300_000)}\ntwo`);
     const lines: string[] = [];
