@@ -137,6 +137,19 @@ describe("codex's first record", () => {
     expect(firstRecordOf('[1]')).toBeNull();
   });
 
+  it('does not refuse a record for a bad escape inside the instructions, which nothing reads', () => {
+    const bad = withText('ok').replace('"text":"ok"', '"text":"a \\x b"');
+    expect(() => JSON.parse(bad)).toThrow();
+    expect(firstRecordOf(bad)).toMatchObject({ type: 'session_meta', payload: { cwd: USER.payload.cwd, thread_source: 'user' } });
+  });
+
+  it('lists a rollout with long instructions, quotes and backslashes in them, as one without', () => {
+    const home = tempDir();
+    const said = { timestamp: 't', type: 'event_msg', payload: { type: 'user_message', message: 'the question' } };
+    write(path.join(home, 'sessions', '2026', '12', '01', `rollout-2026-12-01T20-11-48-${USER.payload.id}.jsonl`), `${withText('be "brief" \\ ü '.repeat(2000))}\n${JSON.stringify(said)}\n`);
+    expect(rows(codex, home, { kind: 'all' })).toEqual([expect.objectContaining({ id: USER.payload.id, cwd: USER.payload.cwd, title: 'the question', messages: 1 })]);
+  });
+
   it('reads a rollout whose instructions are long as one whose are short', () => {
     const home = tempDir();
     const file = rollout(home, USER.payload.id, withText('you are codex, "a coding agent" \\ '.repeat(800)));
