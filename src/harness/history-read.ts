@@ -32,8 +32,8 @@ function linesOf(buffer: Buffer, dropFirst: boolean, keepLast: boolean): string[
 
 /**
  * The buffer head and tail reads land in, kept between files: it is decoded to strings before
- * the read returns, and a fresh 27–128 KiB buffer per file was a tenth of a cold listing's
- * time in allocation and the collections it caused (2 000 files, the 2-core machine).
+ * the read returns. A fresh 27–128 KiB buffer per file showed in a cold listing's profile, in
+ * its allocation and the collections it caused (2 000 files, the 2-core machine).
  */
 let scratch = Buffer.allocUnsafe(0);
 const SCRATCH_MAX = 1024 * 1024;
