@@ -1,0 +1,61 @@
+// claude's conversation facts: hooks of fleetcom's settings overlay carry the prompt
+// (UserPromptSubmit `prompt`) and the reply (Stop `last_assistant_message`, measured on
+// 2.1.197 and 2.1.332); its transcript is the store.
+import * as path from 'node:path';
+import { composerLine, contentText, textField, turnsOf, type Conversing, type StoredTurns, type TurnMark } from '../conversing.js';
+import { readTextFile } from '../fs-read.js';
+import { isValidId } from '../ids.js';
+import { isJsonObject, jsonObjectOf } from '../json-shape.js';
+import { claudeProjectDirs, isTypedText } from './transcript.js';
+
+/** A claude-shaped hook payload (claude's own, copilot's PascalCase hooks): its turn mark. */
+export function claudeTurnOf(payload: unknown): TurnMark | null {
+  const event = textField(payload, 'hook_event_name');
+  const sessionId = textField(payload, 'session_id');
+  if (sessionId === null || !isValidId(sessionId)) return null;
+  if (event === 'UserPromptSubmit') return { kind: 'start', sessionId, prompt: textField(payload, 'prompt') };
+  if (event === 'Stop') return { kind: 'end', sessionId, reply: textField(payload, 'last_assistant_message') };
+  return null;
+}
+
+/** The composer: `> text` (in a box on some versions); a permission or question dialog has none. */
+export const claudeComposer = composerLine({
+  prefix: />\s?/,
+  placeholders: ['Try "'],
+  dialogs: ['Do you want to proceed?', 'Enter to select', 'Would you like to proceed?', 'Exit plan mode?'],
+});
+
+/** Prompts the person typed and claude's text replies, in the transcript's order (subagents' sidechains left out). */
+function claudeTurns(home: string, cwd: string, id: string): StoredTurns {
+  if (!isValidId(id)) return { kind: 'none', why: `${id} is not a claude conversation id` };
+  const files = claudeProjectDirs(home, cwd).map((dir) => path.join(dir, `${id}.jsonl`));
+  for (const file of files) {
+    const read = readTextFile(file);
+    if (read.kind !== 'text') continue;
+    const entries: Array<{ role: 'user' | 'assistant'; text: string }> = [];
+    for (const line of read.text.split('\n')) {
+      const record = jsonObjectOf(line);
+      if (record === null || record.isSidechain === true || record.isMeta === true) continue;
+      const message = record.message;
+      if (!isJsonObject(message)) continue;
+      const text = contentText(message.content);
+      if (text === null) continue;
+      if (record.type === 'user' && isTypedText(text)) entries.push({ role: 'user', text });
+      else if (record.type === 'assistant') entries.push({ role: 'assistant', text });
+    }
+    return { kind: 'read', file, turns: turnsOf(entries) };
+  }
+  return { kind: 'none', why: `no claude transcript ${files[0] ?? id}` };
+}
+
+export const claudeConversing: Conversing = {
+  bracketedPaste: true,
+  // An Enter in the same read as the paste's end is swallowed by Ink (agent-deck waits 100 ms).
+  enterDelayMs: 100,
+  confirms: 'event',
+  replySignal: 'Stop hook last_assistant_message',
+  whileBusy: 'queued',
+  turnOf: claudeTurnOf,
+  composer: claudeComposer,
+  storedTurns: claudeTurns,
+};

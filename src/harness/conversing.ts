@@ -1,0 +1,145 @@
+// How fleetcom converses with an agent in its pane: how a message is typed into its composer,
+// which of its own signals says a prompt was taken and a turn ended (with the reply), and how
+// its store holds one conversation's prompts and replies. Pure: payloads, screen text and the
+// roots given in, facts out. Each agent's facts live in its folder (harness/<agent>/conversing.ts).
+import { isJsonObject } from './json-shape.js';
+
+/** What one signal payload says of a turn. */
+export type TurnMark =
+  /** A prompt was taken (its text, when the signal carries it): a turn starts. */
+  | { kind: 'start'; sessionId: string; prompt: string | null }
+  /**
+   * A turn ended, with the reply the signal carries. `opens`: the agent signals no start (codex),
+   * so an end with no turn open is a whole turn; `prompts`: the messages it names as this turn's.
+   */
+  | { kind: 'end'; sessionId: string; reply: string | null; opens?: boolean; prompts?: readonly string[] };
+
+/** One turn as the agent's store holds it. */
+export interface StoredTurn {
+  prompt: string;
+  /** The last reply of the turn (its final message), null while it has none. */
+  reply: string | null;
+}
+
+export type StoredTurns =
+  | { kind: 'read'; file: string; turns: StoredTurn[] }
+  | { kind: 'none'; why: string };
+
+/** What the composer shows: its text ('' when empty), or null where no composer is on the screen (starting, a dialog, a menu). */
+export type ComposerRead = string | null;
+
+export interface Conversing {
+  /**
+   * The client turns bracketed paste on at its prompt, so a pasted message, newlines included,
+   * is one message: tmux's `paste-buffer -p` frames it only when the pane asked.
+   */
+  bracketedPaste: boolean;
+  /** ms between the paste and Enter: an Enter that follows text too soon is taken as part of it (codex's paste burst). */
+  enterDelayMs: number;
+  /**
+   * How fleetcom learns that the agent took a message: its prompt event carrying the text
+   * (`event`), a user record appearing in its store (`store`), or nothing (`none`).
+   */
+  confirms: 'event' | 'store' | 'none';
+  /** Where the reply of a turn is carried at its end ('Stop hook last_assistant_message'), null when no signal carries it. */
+  replySignal: string | null;
+  /** What a message typed while it works becomes (as measured, or 'unknown'). */
+  whileBusy: 'queued' | 'steers' | 'unknown';
+  /** The turn mark of one payload of the agent's signal file (its attention rule's file), or null. */
+  turnOf(payload: unknown): TurnMark | null;
+  /** The composer's text on a screen (`capture-pane -p -J`), or null when none shows. */
+  composer(screen: string): ComposerRead;
+  /** The file whose new lines name the prompts it takes (`confirms: 'store'`), or null while it has none. */
+  promptFile?(home: string, cwd: string, id: string): string | null;
+  /** The prompt one line of that file records, or null. */
+  promptOfLine?(line: string): string | null;
+  /** One conversation's turns as its store holds them, oldest first. */
+  storedTurns(home: string, cwd: string, id: string): StoredTurns;
+}
+
+/** Longest prompt or reply kept from a signal: larger texts are cut (a forged payload must not fill memory). */
+export const TEXT_MAX = 1024 * 1024;
+
+/** A string field of a payload, bounded; null when absent or not a string. */
+export function textField(payload: unknown, key: string): string | null {
+  if (!isJsonObject(payload)) return null;
+  const value = payload[key];
+  return typeof value === 'string' ? value.slice(0, TEXT_MAX) : null;
+}
+
+/** A list of strings of a payload, each bounded; [] when absent or malformed. */
+export function textList(payload: unknown, key: string): string[] {
+  if (!isJsonObject(payload)) return [];
+  const value = payload[key];
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string').map((v) => v.slice(0, TEXT_MAX)) : [];
+}
+
+/**
+ * The text of message content as the agents write it: a string, or parts of which the text
+ * ones count (`{type: "text", text}`, gemini's `{text}`); null when there is no text.
+ */
+export function contentText(content: unknown): string | null {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return null;
+  const texts = content.flatMap((part) => {
+    if (!isJsonObject(part) || typeof part.text !== 'string') return [];
+    return part.type === undefined || part.type === 'text' ? [part.text] : [];
+  });
+  return texts.length === 0 ? null : texts.join('');
+}
+
+/**
+ * A message as compared: line ends as LF, trailing spaces of each line and blank lines at
+ * either end gone (what a composer drops or a hook trims). Nothing else changes.
+ */
+export function normalizeMessage(text: string): string {
+  return text.replace(/\r\n?/g, '\n').split('\n').map((line) => line.replace(/[ \t]+$/, '')).join('\n').replace(/^\n+|\n+$/g, '');
+}
+
+/** The agent's record of a prompt is this message. */
+export function sameMessage(recorded: string, sent: string): boolean {
+  return normalizeMessage(recorded) === normalizeMessage(sent);
+}
+
+/** Turns from an ordered list of user prompts and replies: each reply belongs to the prompt before it, the last one counting. */
+export function turnsOf(entries: ReadonlyArray<{ role: 'user' | 'assistant'; text: string }>): StoredTurn[] {
+  const turns: StoredTurn[] = [];
+  for (const entry of entries) {
+    if (entry.role === 'user') turns.push({ prompt: entry.text, reply: null });
+    else {
+      const last = turns.at(-1);
+      if (last !== undefined) last.reply = entry.text;
+    }
+  }
+  return turns;
+}
+
+/** How a composer line looks: its prefix (after any box border), and the placeholders an empty one shows. */
+export interface ComposerLine {
+  prefix: RegExp;
+  placeholders?: readonly string[];
+  /** Text on the screen that means no composer is there (a dialog, a menu): the read is null. */
+  dialogs?: readonly string[];
+  /** How many lines from the bottom the composer may be (help and status lines below it). */
+  within?: number;
+}
+
+/** A box border at either end of a line (`│ > text │`, `┃ text`). */
+const BORDER = /^[\s│┃|]*|[\s│┃|]*$/g;
+
+/** Reads a composer drawn as one line with a prefix: the lowest such line within `within` lines of the bottom. */
+export function composerLine(rule: ComposerLine): (screen: string) => ComposerRead {
+  return (screen) => {
+    const lines = screen.replace(/\s+$/, '').split('\n');
+    const bottom = lines.slice(-(rule.within ?? 8));
+    if (rule.dialogs?.some((marker) => bottom.some((line) => line.includes(marker)))) return null;
+    for (let i = bottom.length - 1; i >= 0; i--) {
+      const line = (bottom[i] ?? '').replace(BORDER, '');
+      const match = rule.prefix.exec(line);
+      if (match === null || match.index !== 0) continue;
+      const text = line.slice(match[0].length).trim();
+      return rule.placeholders?.some((p) => text.startsWith(p)) ? '' : text;
+    }
+    return null;
+  };
+}
