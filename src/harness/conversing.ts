@@ -118,7 +118,7 @@ export function turnsOf(entries: ReadonlyArray<{ role: 'user' | 'assistant'; tex
 export interface ComposerLine {
   prefix: RegExp;
   placeholders?: readonly string[];
-  /** Text on the screen that means no composer is there (a dialog, a menu): the read is null. */
+  /** Text of a dialog or menu: shown below the last composer line (or with none), the read is null. */
   dialogs?: readonly string[];
   /** How many lines from the bottom the composer may be (help and status lines below it). */
   within?: number;
@@ -127,17 +127,22 @@ export interface ComposerLine {
 /** A box border at either end of a line (`│ > text │`, `┃ text`). */
 const BORDER = /^[\s│┃|]*|[\s│┃|]*$/g;
 
-/** Reads a composer drawn as one line with a prefix: the lowest such line within `within` lines of the bottom. */
+/**
+ * Reads a composer drawn as one line with a prefix: the lowest such line within `within` lines
+ * of the bottom, unless a dialog shows below it (a dialog above it is history).
+ */
 export function composerLine(rule: ComposerLine): (screen: string) => ComposerRead {
   return (screen) => {
     const lines = screen.replace(/\s+$/, '').split('\n');
     const bottom = lines.slice(-(rule.within ?? 8));
-    if (rule.dialogs?.some((marker) => bottom.some((line) => line.includes(marker)))) return null;
     for (let i = bottom.length - 1; i >= 0; i--) {
-      const line = (bottom[i] ?? '').replace(BORDER, '');
+      if (rule.dialogs?.some((marker) => bottom[i]?.includes(marker))) return null;
+      // The prefix may be a border itself (opencode's `┃`): tried before the borders go.
+      const raw = (bottom[i] ?? '').trim();
+      const line = rule.prefix.exec(raw)?.index === 0 ? raw : raw.replace(BORDER, '');
       const match = rule.prefix.exec(line);
       if (match === null || match.index !== 0) continue;
-      const text = line.slice(match[0].length).trim();
+      const text = line.slice(match[0].length).replace(BORDER, '').trim();
       return rule.placeholders?.some((p) => text.startsWith(p)) ? '' : text;
     }
     return null;
