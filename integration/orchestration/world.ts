@@ -26,6 +26,8 @@ export interface WorldOptions {
   config?: Record<string, unknown>;
   /** Hold every claude and codex reply until the gate opens. */
   gated?: boolean;
+  /** More words for `up`. */
+  args?: string[];
 }
 
 export async function world(opts: WorldOptions = {}): Promise<World> {
@@ -36,7 +38,7 @@ export async function world(opts: WorldOptions = {}): Promise<World> {
     mkdirSync(sb.env.FLEETCOM_CONFIG_DIR ?? '', { recursive: true });
     writeFileSync(join(sb.env.FLEETCOM_CONFIG_DIR ?? '', 'config.json'), JSON.stringify(opts.config));
   }
-  const fleet = await startFleet(sb);
+  const fleet = await startFleet(sb, { args: opts.args });
   return {
     sb, fleet, gate,
     async send(task, ...args) {

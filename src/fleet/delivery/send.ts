@@ -11,6 +11,7 @@ import type { Task } from '../supervisor/task.js';
 import { TaskChanges } from './changes.js';
 import { checkMessage } from './message.js';
 import { StoreWatch } from './store-watch.js';
+import { tracedConversation } from './traced.js';
 
 type SendRequest = Extract<BesideRequest, { op: 'send' }>;
 export type SendReply = ReplyOf<'send'>;
@@ -31,6 +32,8 @@ const LOOK_MS = 1_000;
 const MORE_ENTERS = 3;
 /** How often the store is read for an agent confirmed by it. */
 const STORE_LOOK_MS = 150;
+/** How often the task's process is looked at for the conversation it holds, while its id is unknown (a /proc scan). */
+const TRACE_LOOK_MS = 1_000;
 
 const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -153,7 +156,17 @@ function storeWatch(fleet: FleetState, task: Task, conversing: Conversing): Stor
   if (conversing.confirms !== 'store' || !conversing.promptFile || !conversing.promptOfLine || task.home === null) return null;
   const home = task.home;
   const promptFile = conversing.promptFile;
-  const id = () => fleet.currentIds().get(task.id)?.id ?? task.pinnedId ?? task.targetId;
+  let tracedAt = -Infinity;
+  let traced: string | null = null;
+  // An id not known yet (a fresh codex): the one the task's own process holds, looked at now and then.
+  const trace = () => {
+    if (fleet.deps.now() - tracedAt >= TRACE_LOOK_MS) {
+      tracedAt = fleet.deps.now();
+      traced = tracedConversation(fleet, task);
+    }
+    return traced;
+  };
+  const id = () => fleet.currentIds().get(task.id)?.id ?? task.pinnedId ?? task.targetId ?? trace();
   return new StoreWatch(() => {
     const conversation = id();
     return conversation === null ? null : promptFile(home, task.cwd, conversation);
