@@ -69,5 +69,6 @@ export function sandboxEnv(dir, bin) {
     // and the send bench turn it on with the measured windows.
     FAKE_CODEX_PASTE_BURST_MS: '0',
     FAKE_GEMINI_FAST_RETURN_MS: '0',
+    FAKE_GEMINI_PASTE_ENTER_MS: '0',
   };
 }

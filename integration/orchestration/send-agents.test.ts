@@ -50,9 +50,9 @@ describe('send to each agent, right after its start', () => {
     expect(long.stderr).toMatch(/line 1 is over 1023 bytes: a terminal in cooked mode drops a longer line/);
   });
 
-  it('says typed_not_submitted when the text stays in the composer whatever Enter does (codex taking every Enter as a newline)', async () => {
-    const w = await world({ env: { FAKE_CODEX_PASTE_BURST_MS: '100000' } });
-    const id = await w.fleet.run('codex');
+  it('says typed_not_submitted when the text stays in the composer whatever Enter does (gemini ignoring every Enter after a paste)', async () => {
+    const w = await world({ env: { FAKE_GEMINI_PASTE_ENTER_MS: '100000' } });
+    const id = await w.fleet.run('gemini');
     const { code, reply } = await w.send(id, 'never submitted', '--timeout', '6');
     expect(code).toBe(1);
     expect(reply.verdict).toBe('typed_not_submitted');

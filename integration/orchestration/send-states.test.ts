@@ -53,12 +53,12 @@ describe('send to a claude that is not simply waiting', () => {
     const w = await world();
     const task = await w.agent('claude');
     await pressKeys(w.sb, task.paneId, '-l', 'half a thought');
-    await waitForText(w.sb, task.paneId, '> half a thought');
+    await waitForText(w.sb, task.paneId, '❯ half a thought');
     const held = await w.send(task.id, 'from the script', '--timeout', '2');
     expect(held.reply.verdict).toBe('blocked');
     expect(held.reply.reason).toMatch(/a draft is in task \d+'s composer \(14 characters\): fleetcom never types into a person's draft/);
     const text = await paneText(w.sb, task.paneId);
-    expect(text).toContain('> half a thought');
+    expect(text).toContain('❯ half a thought');
     expect(text).not.toContain('from the script');
     // Sent by its person, the draft is claude's turn; the script's message comes after it.
     const after = w.send(task.id, 'from the script');

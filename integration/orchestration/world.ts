@@ -33,7 +33,7 @@ export interface WorldOptions {
 export async function world(opts: WorldOptions = {}): Promise<World> {
   const sb = await useSandbox();
   const gate = join(sb.dir, 'reply-gate');
-  Object.assign(sb.env, { FAKE_CODEX_PASTE_BURST_MS: '120', FAKE_GEMINI_FAST_RETURN_MS: '30' }, opts.gated ? { FAKE_CLAUDE_REPLY_GATE: gate, FAKE_CODEX_REPLY_GATE: gate } : {}, opts.env);
+  Object.assign(sb.env, { FAKE_CODEX_PASTE_BURST_MS: '120', FAKE_GEMINI_FAST_RETURN_MS: '30', FAKE_GEMINI_PASTE_ENTER_MS: '40' }, opts.gated ? { FAKE_CLAUDE_REPLY_GATE: gate, FAKE_CODEX_REPLY_GATE: gate } : {}, opts.env);
   if (opts.config) {
     mkdirSync(sb.env.FLEETCOM_CONFIG_DIR ?? '', { recursive: true });
     writeFileSync(join(sb.env.FLEETCOM_CONFIG_DIR ?? '', 'config.json'), JSON.stringify(opts.config));

@@ -1,6 +1,11 @@
-// claude's conversation facts: hooks of fleetcom's settings overlay carry the prompt
-// (UserPromptSubmit `prompt`) and the reply (Stop `last_assistant_message`, measured on
-// 2.1.197 and 2.1.332); its transcript is the store.
+// claude's conversation facts, measured on 2.1.197 and 2.1.332 (/work/wt/send-measurements.md,
+// summed up in docs/orchestration.md): raw mode and bracketed paste, a pasted text of any
+// length (100 KiB, newlines) taken as one message at any Enter delay; a second Enter on an
+// empty composer does nothing; a message sent while it works is queued (UserPromptSubmit at
+// dequeue on 2.1.197, at queue time on 2.1.332). Hooks of fleetcom's settings overlay carry the
+// prompt (UserPromptSubmit `prompt`, the exact text) and the reply (Stop
+// `last_assistant_message`); its transcript is the store. Its messaging socket (2.1.332) is not
+// used: the model is told that such a message comes from another session, not from its user.
 import * as path from 'node:path';
 import { composerLine, contentText, textField, turnsOf, type Conversing, type StoredTurns, type TurnMark } from '../conversing.js';
 import { readTextFile } from '../fs-read.js';
@@ -18,9 +23,9 @@ export function claudeTurnOf(payload: unknown): TurnMark | null {
   return null;
 }
 
-/** The composer: `> text` (in a box on some versions); a permission or question dialog has none. */
+/** The composer: `❯ text` between two rules (`>` in older versions); a permission or question dialog has none. */
 export const claudeComposer = composerLine({
-  prefix: />\s?/,
+  prefix: /[❯>]\s?/,
   placeholders: ['Try "'],
   dialogs: ['Do you want to proceed?', 'Enter to select', 'Would you like to proceed?', 'Exit plan mode?'],
 });
@@ -50,8 +55,8 @@ function claudeTurns(home: string, cwd: string, id: string): StoredTurns {
 
 export const claudeConversing: Conversing = {
   bracketedPaste: true,
-  // An Enter in the same read as the paste's end is swallowed by Ink (agent-deck waits 100 ms).
-  enterDelayMs: 100,
+  // Measured: submitted at every delay after a paste, even in the same write; a margin all the same.
+  enterDelayMs: 50,
   confirms: 'event',
   replySignal: 'Stop hook last_assistant_message',
   whileBusy: 'queued',

@@ -1,8 +1,11 @@
-// codex's conversation facts (0.171.0): no prompt event reaches fleetcom (its hooks need the
-// user's trust), so a prompt is confirmed by the `user_message` record its rollout gains, or by
-// the turn's notify, whose `input-messages` name the turn's prompts and whose
-// `last-assistant-message` is the reply. Its composer is `› text`; an Enter within ~120 ms of
-// text is taken as part of a paste (its paste burst).
+// codex's conversation facts, measured on 0.171.0 (/work/wt/send-measurements.md): raw mode,
+// bracketed paste, the alternate screen; a paste is one message and an Enter after it submits at
+// any delay, while an Enter ~10 ms after typed keys is swallowed (its paste burst). No prompt
+// event reaches fleetcom (its hooks ask the user to trust them at start), so a prompt is
+// confirmed by the user message its rollout gains, or by the turn's notify, whose
+// `input-messages` end with the turn's prompt and whose `last-assistant-message` is the reply.
+// A message sent while it works steers the turn under way. `codex queue` is not used: in the
+// embedded mode fleetcom runs codex in, it delivered 5.5 to 9 s after the command (a poll).
 import { composerLine, textField, textList, turnsOf, type Conversing, type StoredTurns, type TurnMark } from '../conversing.js';
 import { readTextFile } from '../fs-read.js';
 import { isValidId } from '../ids.js';
@@ -25,9 +28,33 @@ function eventOf(line: string): Record<string, unknown> | null {
   return record.payload;
 }
 
+/** codex's own context, sent as user messages: never the user's words. */
+const CONTEXT = /^\s*<(environment_context|user_instructions|user_shell_command)>/;
+
+/** A `response_item` user message's text (how 0.171.0 records a prompt, measured), or null. */
+function responseUserText(line: string): string | null {
+  const record = jsonObjectOf(line);
+  const payload = record?.type === 'response_item' && isJsonObject(record.payload) ? record.payload : null;
+  if (payload === null || payload.type !== 'message' || payload.role !== 'user' || !Array.isArray(payload.content)) return null;
+  const text = payload.content.flatMap((part) => (isJsonObject(part) && part.type === 'input_text' && typeof part.text === 'string' ? [part.text] : [])).join('');
+  return text === '' || CONTEXT.test(text) ? null : text;
+}
+
+type Entry = { role: 'user' | 'assistant'; text: string };
+
+/** A `response_item` assistant message's text, or null. */
+function responseAssistantText(line: string): string | null {
+  const record = jsonObjectOf(line);
+  const payload = record?.type === 'response_item' && isJsonObject(record.payload) ? record.payload : null;
+  if (payload === null || payload.type !== 'message' || payload.role !== 'assistant' || !Array.isArray(payload.content)) return null;
+  const text = payload.content.flatMap((part) => (isJsonObject(part) && part.type === 'output_text' && typeof part.text === 'string' ? [part.text] : [])).join('');
+  return text === '' ? null : text;
+}
+
 function promptOfLine(line: string): string | null {
   const event = eventOf(line);
-  return event !== null && event.type === 'user_message' && typeof event.message === 'string' ? event.message : null;
+  if (event !== null) return event.type === 'user_message' && typeof event.message === 'string' ? event.message : null;
+  return responseUserText(line);
 }
 
 function codexTurns(home: string, _cwd: string, id: string): StoredTurns {
@@ -35,22 +62,32 @@ function codexTurns(home: string, _cwd: string, id: string): StoredTurns {
   if (file === null) return { kind: 'none', why: `no codex rollout for ${id} under ${home}` };
   const read = readTextFile(file);
   if (read.kind !== 'text') return { kind: 'none', why: `${file} cannot be read` };
-  const entries: Array<{ role: 'user' | 'assistant'; text: string }> = [];
+  // Its events where it writes them; else the model's messages (`response_item`) themselves.
+  const events: Entry[] = [];
+  const items: Entry[] = [];
   for (const line of read.text.split('\n')) {
     const event = eventOf(line);
-    if (event === null) continue;
-    if (event.type === 'user_message' && typeof event.message === 'string') entries.push({ role: 'user', text: event.message });
-    else if (event.type === 'agent_message' && typeof event.message === 'string') entries.push({ role: 'assistant', text: event.message });
+    if (event === null) {
+      const user = responseUserText(line);
+      if (user !== null) items.push({ role: 'user', text: user });
+      else {
+        const reply = responseAssistantText(line);
+        if (reply !== null) items.push({ role: 'assistant', text: reply });
+      }
+      continue;
+    }
+    if (event.type === 'user_message' && typeof event.message === 'string') events.push({ role: 'user', text: event.message });
+    else if (event.type === 'agent_message' && typeof event.message === 'string') events.push({ role: 'assistant', text: event.message });
     // The turn's own word for its reply, when it gives one.
-    else if (event.type === 'task_complete' && typeof event.last_agent_message === 'string') entries.push({ role: 'assistant', text: event.last_agent_message });
+    else if (event.type === 'task_complete' && typeof event.last_agent_message === 'string') events.push({ role: 'assistant', text: event.last_agent_message });
   }
-  return { kind: 'read', file, turns: turnsOf(entries) };
+  return { kind: 'read', file, turns: turnsOf(events.some((e) => e.role === 'user') ? events : items) };
 }
 
 export const codexConversing: Conversing = {
   bracketedPaste: true,
-  // Its paste burst takes an Enter within ~120 ms of text as a newline (AoE waits 150 ms).
-  enterDelayMs: 200,
+  // After a bracketed paste, Enter submitted at every delay measured; the burst is typed keys'.
+  enterDelayMs: 50,
   confirms: 'store',
   replySignal: 'notify last-assistant-message',
   whileBusy: 'steers',

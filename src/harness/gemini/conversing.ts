@@ -1,7 +1,10 @@
-// gemini's conversation facts (0.61.0): no hook reaches fleetcom (clients/README.md), so a
-// prompt is confirmed by the user record its session file gains, and a reply read from there;
-// its turns come from its terminal title. Its composer is `> text` in a box with a placeholder;
-// an Enter within 30 ms of a key is a newline (`FAST_RETURN_TIMEOUT`).
+// gemini's conversation facts, measured on 0.61.0 (/work/wt/send-measurements.md): raw mode and
+// bracketed paste, a paste one message; an Enter within 40 ms of a paste is ignored (measured:
+// not submitted at 50 ms, submitted from 60 ms) and one within 30 ms of a key is a newline; a
+// message sent while it works is queued. Its BeforeAgent/AfterAgent hooks run only from an
+// extension in the user's own gemini home, which fleetcom does not install, so a prompt is
+// confirmed by the user record its session file gains and a reply read from there; its turns
+// come from its terminal title. Its composer is ` > text`, `>   Type your message…` when empty.
 import { composerLine, contentText, turnsOf, type Conversing, type StoredTurns } from '../conversing.js';
 import { readTextFile } from '../fs-read.js';
 import { isJsonObject, jsonObjectOf } from '../json-shape.js';
@@ -44,8 +47,8 @@ function geminiTurns(sessionFiles: SessionFiles, home: string, cwd: string, id: 
 
 export const geminiConversing = (sessionFiles: SessionFiles): Conversing => ({
   bracketedPaste: true,
-  // FAST_RETURN_TIMEOUT is 30 ms; the margin covers a loaded machine.
-  enterDelayMs: 100,
+  // 40 ms after a paste, Enter is ignored (60 ms submitted); the margin covers a loaded machine.
+  enterDelayMs: 150,
   confirms: 'store',
   replySignal: null,
   whileBusy: 'queued',
