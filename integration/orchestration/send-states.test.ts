@@ -29,6 +29,23 @@ describe('send to a claude that is not simply waiting', () => {
     expect((await queued).reply).toMatchObject({ verdict: 'submitted', turn: 3 });
   });
 
+  it("--now into claude 2.1.332, whose queued prompt is signalled at once: its turn is the next, each turn keeps its own reply", async () => {
+    const w = await world({ gated: true, env: { FAKE_CLAUDE_QUEUE_HOOK: 'at-queue' } });
+    const task = await w.agent('claude');
+    expect((await w.send(task.id, 'first')).reply.turn).toBe(1);
+    await w.fleet.waitTask(task.id, (t) => t.attention === 'working', 'working on turn 1');
+    const queued = await w.send(task.id, 'queued', '--now');
+    expect(queued.reply).toMatchObject({ verdict: 'submitted', turn: 2 });
+    // Turn 1 ends, turn 2 (the queued prompt) starts at once: still working.
+    await w.open();
+    expect((await w.fleet.cli('wait', String(task.id), '--turn', '1')).exitCode).toBe(0);
+    await w.fleet.waitTask(task.id, (t) => t.turn === 2 && t.attention === 'working', 'working on the queued turn 2');
+    await w.open();
+    expect((await w.fleet.cli('wait', String(task.id), '--turn', '2')).exitCode).toBe(0);
+    expect((await w.fleet.cli('output', String(task.id), '--turn', '1')).stdout).toBe('fake reply to: first\n');
+    expect((await w.fleet.cli('output', String(task.id), '--turn', '2')).stdout).toBe('fake reply to: queued\n');
+  });
+
   it('is blocked by a permission prompt and by a question, typing nothing', async () => {
     const w = await world();
     const task = await w.agent('claude');

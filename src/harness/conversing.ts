@@ -6,13 +6,16 @@ import { isJsonObject } from './json-shape.js';
 
 /** What one signal payload says of a turn. */
 export type TurnMark =
-  /** A prompt was taken (its text, when the signal carries it): a turn starts. */
-  | { kind: 'start'; sessionId: string; prompt: string | null }
+  /**
+   * A prompt was taken (its text, when the signal carries it): a turn starts. `id`: the agent's
+   * own id of the prompt, carried by the end of its turn too (claude's prompt_id).
+   */
+  | { kind: 'start'; sessionId: string; prompt: string | null; id?: string }
   /**
    * A turn ended, with the reply the signal carries. `opens`: the agent signals no start (codex),
    * so an end with no turn open is a whole turn; `prompts`: the messages it names as this turn's.
    */
-  | { kind: 'end'; sessionId: string; reply: string | null; opens?: boolean; prompts?: readonly string[] };
+  | { kind: 'end'; sessionId: string; reply: string | null; opens?: boolean; prompts?: readonly string[]; id?: string };
 
 /** One turn as the agent's store holds it. */
 export interface StoredTurn {
@@ -127,16 +130,21 @@ export interface ComposerLine {
 /** A box border at either end of a line (`│ > text │`, `┃ text`). */
 const BORDER = /^[\s│┃|]*|[\s│┃|]*$/g;
 
+/** A dialog's or menu's option line: `❯ 1. Yes`, `  2. No`, `● 1. Allow once`. */
+const OPTION = /^[\s│┃|]*([❯›>●]\s*)?\d+\.\s/;
+
 /**
  * Reads a composer drawn as one line with a prefix: the lowest such line within `within` lines
- * of the bottom, unless a dialog shows below it (a dialog above it is history).
+ * of the bottom. A dialog's text there means no composer, unless one shows below the dialog and
+ * its options (the dialog is then history): its options (`❯ 1. Yes`) look like a composer line.
  */
 export function composerLine(rule: ComposerLine): (screen: string) => ComposerRead {
   return (screen) => {
     const lines = screen.replace(/\s+$/, '').split('\n');
-    const bottom = lines.slice(-(rule.within ?? 8));
+    const window = lines.slice(-(rule.within ?? 8));
+    const dialogAt = window.findLastIndex((line) => rule.dialogs?.some((marker) => line.includes(marker)) === true);
+    const bottom = dialogAt < 0 ? window : window.slice(dialogAt + 1).filter((line) => !OPTION.test(line));
     for (let i = bottom.length - 1; i >= 0; i--) {
-      if (rule.dialogs?.some((marker) => bottom[i]?.includes(marker))) return null;
       // The prefix may be a border itself (opencode's `┃`): tried before the borders go.
       const raw = (bottom[i] ?? '').trim();
       const line = rule.prefix.exec(raw)?.index === 0 ? raw : raw.replace(BORDER, '');

@@ -116,8 +116,12 @@ export class AttentionBoard {
         continue;
       }
       entry.state = step.state;
-      if (step.kind === 'changed') {
-        notify = worthNotifying(step.from, step.state.attention, result.signal) || result.signal.question === true;
+      // A turn under way is work, whatever the signal said: the prompt claude queued behind the
+      // turn that just stopped has begun.
+      const busyAgain = entry.turns.open !== null && entry.state.attention === 'waiting' && entry.state.question !== true;
+      if (busyAgain) entry.state = { ...entry.state, attention: 'working', since: now, message: null };
+      if (step.kind === 'changed' || busyAgain) {
+        if (!busyAgain && step.kind === 'changed') notify = worthNotifying(step.from, step.state.attention, result.signal) || result.signal.question === true;
         push(transitions, stateTransition(entry.state, entry.turns, now));
       }
     }
@@ -138,6 +142,7 @@ export class AttentionBoard {
   promptSeen(task: Task, prompt: string): AttentionChange | null {
     if (task.endedAt !== null || ruleOf(task) === null) return null;
     const entry = this.entry(task);
+    if (entry.turns.open?.prompt === prompt) return null; // seen already
     const now = this.deps.now();
     const transitions = entry.turns.start(prompt, now).map((step) => turnTransition(step, now));
     if (transitions.length === 0) return null;

@@ -18,8 +18,11 @@ export function claudeTurnOf(payload: unknown): TurnMark | null {
   const event = textField(payload, 'hook_event_name');
   const sessionId = textField(payload, 'session_id');
   if (sessionId === null || !isValidId(sessionId)) return null;
-  if (event === 'UserPromptSubmit') return { kind: 'start', sessionId, prompt: textField(payload, 'prompt') };
-  if (event === 'Stop') return { kind: 'end', sessionId, reply: textField(payload, 'last_assistant_message') };
+  // prompt_id ties a turn's Stop to its UserPromptSubmit (measured on 2.1.197 and 2.1.332).
+  const promptId = textField(payload, 'prompt_id');
+  const id = promptId === null || promptId === '' ? {} : { id: promptId.slice(0, 200) };
+  if (event === 'UserPromptSubmit') return { kind: 'start', sessionId, prompt: textField(payload, 'prompt'), ...id };
+  if (event === 'Stop') return { kind: 'end', sessionId, reply: textField(payload, 'last_assistant_message'), ...id };
   return null;
 }
 
