@@ -232,7 +232,7 @@ export function registerCommands(program: Command, deps: Deps, dispatch: Dispatc
     .description("every agent's past conversations, newest first, from their own stores")
     .option('--cwd <dir>', "this directory's conversations and those of its git worktrees (default: the current directory)")
     .option('--all', 'every directory')
-    .option('--agent <name>', 'only this agent (claude, codex, grok, gemini, opencode, qwen, kilo)')
+    .option('--agent <name>', 'only this agent (claude, codex, grok, gemini, opencode, qwen, kilo, pi, copilot)')
     .option('--search <text>', "only conversations whose messages hold the text (case-insensitive), with a snippet")
     .option('--limit <n>', 'at most n conversations')
     .option('--json', 'print an array of conversation records')
