@@ -5,7 +5,7 @@
 import { streamSupervisor } from '../../control/client.js';
 import { feedEventCheck, type FeedEvent } from '../../control/replies.js';
 import type { Deps } from '../../deps.js';
-import { FleetError } from '../../errors.js';
+import { FleetError, NoFleetError } from '../../errors.js';
 import { plainText } from '../../remote/fan-out.js';
 import { callHost } from '../../remote/host-link.js';
 import { chosenHosts } from '../../remote/hosts-list.js';
@@ -50,7 +50,14 @@ export async function runEvents(opts: EventsFlags, deps: Deps): Promise<number> 
   const hosts = chosenHosts(opts.hosts, settings.hosts);
   const words = ['events', '--json', ...(opts.task === undefined ? [] : ['--task', opts.task])];
   const remote = hosts.map((host) => followHost(settings.link, host, words, print, deps));
-  const local = followEvents(deps, { task: opts.task }, print).then((ended) => deps.stderr.write(`events ended here: ${ended ?? 'stopped'}\n`));
+  // No fleet here is no failure: the hosts' streams go on (as ls --all-hosts shows the hosts).
+  const local = followEvents(deps, { task: opts.task }, print).then(
+    (ended) => void deps.stderr.write(`events ended here: ${ended ?? 'stopped'}\n`),
+    (error: unknown) => {
+      if (!(error instanceof NoFleetError)) throw error;
+      deps.stderr.write('this machine: no fleet running\n');
+    },
+  );
   const results = await Promise.allSettled([local, ...remote]);
   const failed = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
   for (const f of failed) deps.stderr.write(`fleetcom: ${(f.reason as Error).message}\n`);
