@@ -8,9 +8,11 @@ import { isJsonObject } from './json-shape.js';
 export type TurnMark =
   /**
    * A prompt was taken (its text, when the signal carries it): a turn starts. `id`: the agent's
-   * own id of the prompt, carried by the end of its turn too (claude's prompt_id).
+   * own id of the prompt, carried by the end of its turn too (claude's prompt_id). `joins`: a
+   * prompt taken while a turn runs is answered in that turn, which ends once for both
+   * (measured: opencode's and kilo's queue, pi's steer).
    */
-  | { kind: 'start'; sessionId: string; prompt: string | null; id?: string }
+  | { kind: 'start'; sessionId: string; prompt: string | null; id?: string; joins?: true }
   /**
    * A turn ended, with the reply the signal carries. `opens`: the agent signals no start (codex),
    * so an end with no turn open is a whole turn; `prompts`: the messages it names as this turn's.
@@ -48,6 +50,8 @@ export interface Conversing {
   replySignal: string | null;
   /** What a message typed while it works becomes (as measured, or 'unknown'). */
   whileBusy: 'queued' | 'steers' | 'unknown';
+  /** The largest paste it takes as the message itself, and what it does with a larger one. */
+  largest?: { bytes: number; why: string };
   /** The turn mark of one payload of the agent's signal file (its attention rule's file), or null. */
   turnOf(payload: unknown): TurnMark | null;
   /** The composer's text on a screen (`capture-pane -p -J`), or null when none shows. */
@@ -125,6 +129,8 @@ export interface ComposerLine {
   dialogs?: readonly string[];
   /** How many lines from the bottom the composer may be (help and status lines below it). */
   within?: number;
+  /** The composer is a box of rows each with the prefix (opencode's `┃`): the rows of the lowest block, joined. */
+  block?: boolean;
 }
 
 /** A box border at either end of a line (`│ > text │`, `┃ text`). */
@@ -133,26 +139,60 @@ const BORDER = /^[\s│┃|]*|[\s│┃|]*$/g;
 /** A dialog's or menu's option line: `❯ 1. Yes`, `  2. No`, `● 1. Allow once`. */
 const OPTION = /^[\s│┃|]*([❯›>●]\s*)?\d+\.\s/;
 
+/** Zero-width characters a composer draws beside its text (qwen 0.24.4 appends U+200B). */
+const ZERO_WIDTH = /[\u200b-\u200d\u2060\ufeff]/g;
+
+/** The dialog-free bottom of a screen: the last `within` lines, or what follows a dialog's text and options there. */
+function bottomOf(screen: string, within: number, dialogs: readonly string[] | undefined): string[] {
+  const lines = screen.replace(ZERO_WIDTH, '').replace(/\s+$/, '').split('\n');
+  const window = lines.slice(-within);
+  const dialogAt = window.findLastIndex((line) => dialogs?.some((marker) => line.includes(marker)) === true);
+  return dialogAt < 0 ? window : window.slice(dialogAt + 1).filter((line) => !OPTION.test(line));
+}
+
 /**
  * Reads a composer drawn as one line with a prefix: the lowest such line within `within` lines
  * of the bottom. A dialog's text there means no composer, unless one shows below the dialog and
  * its options (the dialog is then history): its options (`❯ 1. Yes`) look like a composer line.
  */
 export function composerLine(rule: ComposerLine): (screen: string) => ComposerRead {
+  const textOf = (row: string): string | null => {
+    // The prefix may be a border itself (opencode's `┃`): tried before the borders go.
+    const raw = row.trim();
+    const line = rule.prefix.exec(raw)?.index === 0 ? raw : raw.replace(BORDER, '');
+    const match = rule.prefix.exec(line);
+    return match === null || match.index !== 0 ? null : line.slice(match[0].length).replace(BORDER, '').trim();
+  };
   return (screen) => {
-    const lines = screen.replace(/\s+$/, '').split('\n');
-    const window = lines.slice(-(rule.within ?? 8));
-    const dialogAt = window.findLastIndex((line) => rule.dialogs?.some((marker) => line.includes(marker)) === true);
-    const bottom = dialogAt < 0 ? window : window.slice(dialogAt + 1).filter((line) => !OPTION.test(line));
+    const bottom = bottomOf(screen, rule.within ?? 8, rule.dialogs);
     for (let i = bottom.length - 1; i >= 0; i--) {
-      // The prefix may be a border itself (opencode's `┃`): tried before the borders go.
-      const raw = (bottom[i] ?? '').trim();
-      const line = rule.prefix.exec(raw)?.index === 0 ? raw : raw.replace(BORDER, '');
-      const match = rule.prefix.exec(line);
-      if (match === null || match.index !== 0) continue;
-      const text = line.slice(match[0].length).replace(BORDER, '').trim();
+      let text = textOf(bottom[i] ?? '');
+      if (text === null) continue;
+      // A box's rows above, up to its top: a draft may be on any of them, blank ones below it.
+      for (let j = i - 1; rule.block === true && j >= 0; j--) {
+        const above = textOf(bottom[j] ?? '');
+        if (above === null) break;
+        text = [above, text].filter((t) => t !== '').join('\n');
+      }
       return rule.placeholders?.some((p) => text.startsWith(p)) ? '' : text;
     }
     return null;
+  };
+}
+
+/** A rule line: a row of box-drawing dashes. */
+const RULE = /^\s*[─━]{8,}\s*$/;
+
+/**
+ * Reads a composer drawn as bare rows between two rules (pi 1.6.0: no prompt character; an
+ * empty composer is a blank row): the rows between the lowest two rules within `within` lines.
+ */
+export function composerBetweenRules(rule: { dialogs?: readonly string[]; within?: number }): (screen: string) => ComposerRead {
+  return (screen) => {
+    const bottom = bottomOf(screen, rule.within ?? 12, rule.dialogs);
+    const lower = bottom.findLastIndex((line) => RULE.test(line));
+    const upper = lower < 0 ? -1 : bottom.slice(0, lower).findLastIndex((line) => RULE.test(line));
+    if (upper < 0) return null;
+    return bottom.slice(upper + 1, lower).map((line) => line.replace(BORDER, '').trim()).filter((t) => t !== '').join('\n');
   };
 }

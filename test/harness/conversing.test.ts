@@ -28,12 +28,17 @@ describe('composers on the screen', () => {
     ['gemini, its placeholder in a box', 'gemini', '╭────╮\n│ >   Type your message or @path/to/file │\n╰────╯', ''],
     ['gemini, a draft', 'gemini', ' > my half typed draft …', 'my half typed draft …'],
     ['gemini, a paste', 'gemini', '> [Pasted Text: 1026 lines]\nPress Ctrl+O to expand pasted text', '[Pasted Text: 1026 lines]'],
-    ['opencode, its bar and placeholder', 'opencode', 'opencode (fake)\n┃ Ask anything…', ''],
-    ['kilo, a draft', 'kilo', '┃ fix the tests', 'fix the tests'],
+    ['opencode 1.18.33, an empty box', 'opencode', 'opencode (fake)\n┃\n┃\n┃', ''],
+    ['opencode 1.18.33, a draft on the first row of its box', 'opencode', '┃  my half typed draft …\n┃\n┃', 'my half typed draft …'],
+    ['kilo 7.7.7, a paste', 'kilo', '┃  [Pasted ~1026 lines]', '[Pasted ~1026 lines]'],
+    ['qwen 0.24.4, a draft and its zero-width space', 'qwen', '> my half typed draft …\u200b', 'my half typed draft …'],
+    ['pi 1.6.0, a draft between its rules', 'pi', 'reply\n────────────────\nmy half typed draft …\n────────────────\n mock-model', 'my half typed draft …'],
+    ['pi 1.6.0, empty', 'pi', '────────────────\n\n────────────────', ''],
+    ['pi, not drawn yet', 'pi', 'pi (fake)', null],
+    ['copilot 1.0.102, a saved paste', 'copilot', '────\n❯ [Saved pasted content to workspace (100.0 KB) id=1]\n────', '[Saved pasted content to workspace (100.0 KB) id=1]'],
     ['copilot, the trust question', 'copilot', 'Do you trust the files in this folder?\n❯ 1. Yes\n  2. Yes, and remember', null],
     ['copilot, ready', 'copilot', ' / commands · ? help\n❯ ', ''],
     ['qwen, its placeholder', 'qwen', '>   Type your message or @path/to/file', ''],
-    ['pi, a draft', 'pi', 'pi> half', 'half'],
     ['grok, ready', 'grok', 'fake reply to: x\ngrok> ', ''],
   ] as const)('%s', (_what, agent, screen, read) => {
     expect(composer(agent, screen)).toBe(read);
@@ -59,14 +64,14 @@ describe('turn marks of signal payloads', () => {
 
   it("opencode's plugin lines: prompt, busy, idle with the reply", () => {
     const sid = 'ses_dccbe66c4ffeR0KvdX3rqoJ33Q';
-    expect(turnOf('opencode', { type: 'prompt', sessionID: sid, text: 'go' })).toEqual({ kind: 'start', sessionId: sid, prompt: 'go' });
+    expect(turnOf('opencode', { type: 'prompt', sessionID: sid, text: 'go' })).toEqual({ kind: 'start', sessionId: sid, prompt: 'go', joins: true });
     expect(turnOf('kilo', { type: 'session.status', sessionID: sid, status: 'busy' })).toEqual({ kind: 'start', sessionId: sid, prompt: null });
     expect(turnOf('opencode', { type: 'session.idle', sessionID: sid, reply: 'ok' })).toEqual({ kind: 'end', sessionId: sid, reply: 'ok' });
     expect(turnOf('opencode', { type: 'session.status', sessionID: sid, status: 'idle' })).toBeNull();
   });
 
   it("pi's extension lines: input, agent_start, agent_settled with the reply", () => {
-    expect(turnOf('pi', { type: 'input', sessionId: ID, text: 'go' })).toEqual({ kind: 'start', sessionId: ID, prompt: 'go' });
+    expect(turnOf('pi', { type: 'input', sessionId: ID, text: 'go' })).toEqual({ kind: 'start', sessionId: ID, prompt: 'go', joins: true });
     expect(turnOf('pi', { type: 'agent_settled', sessionId: ID, reply: 'ok' })).toEqual({ kind: 'end', sessionId: ID, reply: 'ok' });
   });
 

@@ -21,6 +21,8 @@ export type Checked = { ok: true; text: string } | { ok: false; problem: string 
 
 export interface MessageRules {
   maxBytes: number;
+  /** The agent's own limit of a paste it takes as the message, and why (copilot's). */
+  agentMax?: { bytes: number; why: string };
   /** An agent takes the message as one paste; a plain command gets lines as typed. */
   agent: boolean;
   /** The agent turns bracketed paste on: newlines stay inside the message. */
@@ -35,6 +37,7 @@ export function checkMessage(raw: string, rules: MessageRules): Checked {
   if (text.trim() === '') return { ok: false, problem: 'nothing to send: the text is empty' };
   const bytes = Buffer.byteLength(text);
   if (bytes > rules.maxBytes) return { ok: false, problem: `the text is ${bytes} bytes, over the limit of ${rules.maxBytes} (sendMaxBytes in config.json)` };
+  if (rules.agentMax !== undefined && bytes > rules.agentMax.bytes) return { ok: false, problem: `the text is ${bytes} bytes, over the ${rules.agentMax.bytes} this agent takes as a message: ${rules.agentMax.why}` };
   const control = firstControl(text);
   if (control !== null) return { ok: false, problem: `the text holds ${control.name} at character ${control.at + 1}: ${control.why}` };
   if (!rules.agent) {

@@ -44,7 +44,7 @@ export async function sendMessage(deps: SendDeps, request: SendRequest): Promise
   if (!task) throw new FleetError(`no task ${request.task} in this fleet (see fleetcom ls)`);
   const harness = task.harness === null ? null : harnessFor(task.harness);
   const conversing = harness?.conversing ?? null;
-  const checked = checkMessage(request.text, { maxBytes: deps.maxBytes, agent: conversing !== null, bracketedPaste: conversing?.bracketedPaste ?? false });
+  const checked = checkMessage(request.text, { maxBytes: deps.maxBytes, agent: conversing !== null, bracketedPaste: conversing?.bracketedPaste ?? false, agentMax: conversing?.largest });
   if (!checked.ok) throw new FleetError(`not sent to task ${task.id}: ${checked.problem}`);
   const deadline = started + request.timeoutMs;
   const reply = (verdict: SendVerdict, reason: string | null, turn: number | null = null): SendReply => ({

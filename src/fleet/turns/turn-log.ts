@@ -79,12 +79,17 @@ export class TurnLog {
   }
 
   apply(mark: TurnMark, now: number): TurnStep[] {
-    return mark.kind === 'start' ? this.start(mark.prompt, now, mark.id) : this.end(mark, now);
+    return mark.kind === 'start' ? this.start(mark.prompt, now, mark.id, mark.joins) : this.end(mark, now);
   }
 
   /** A prompt taken, by whatever says so (a signal, or the agent's store read by `send`). */
-  start(prompt: string | null, now: number, id?: string): TurnStep[] {
+  start(prompt: string | null, now: number, id?: string, joins?: true): TurnStep[] {
     const open = this.current;
+    // Answered in the turn under way (opencode's queue, pi's steer): no turn of its own.
+    if (joins === true && open !== null && prompt !== null) {
+      this.accept(open, prompt);
+      return [];
+    }
     if (id !== undefined && open !== null && (open.id === id || this.queued.some((q) => q.id === id))) return []; // told twice
     if (id !== undefined && open?.id !== undefined) {
       // Queued behind the turn under way: its turn starts when that one (and those queued before) end.

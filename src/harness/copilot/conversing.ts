@@ -1,6 +1,10 @@
-// copilot's conversation facts (1.0.102): its PascalCase hooks are claude's, so
-// UserPromptSubmit carries the prompt; its Stop carries no reply, which its session's
-// events.jsonl holds (`assistant.message` records; those asking for tools are steps, not replies).
+// copilot's conversation facts, measured on 1.0.102 (/work/wt/send-measurements.md): raw mode,
+// bracketed paste, the alternate screen; the composer `❯ text` between two rules; Enter at any
+// delay; a message sent while it works is queued (its hooks fire at dequeue). A paste of 32 KiB
+// or more is saved to a file and the prompt becomes a reference to it (16 KiB arrived whole).
+// Its PascalCase hooks are claude's, so UserPromptSubmit carries the prompt; its Stop carries no
+// reply, which its session's events.jsonl holds (`assistant.message` records; those asking for
+// tools are steps, not replies).
 import * as path from 'node:path';
 import { claudeTurnOf } from '../claude/conversing.js';
 import { composerLine, turnsOf, type Conversing, type StoredTurns } from '../conversing.js';
@@ -32,6 +36,7 @@ export const copilotConversing: Conversing = {
   confirms: 'event',
   replySignal: null,
   whileBusy: 'queued',
+  largest: { bytes: 16 * 1024, why: 'copilot 1.0.102 saves a paste of 32 KiB or more to a file and gives the model a reference to it, not the text (16 KiB arrived whole)' },
   turnOf: claudeTurnOf,
   composer: composerLine({ prefix: /❯\s?/, dialogs: ['Do you trust the files in this folder?', 'Do you want to run this command?'] }),
   storedTurns: copilotTurns,

@@ -1,7 +1,12 @@
-// opencode's (and Kilo's) conversation facts: fleetcom's plugin writes a `prompt` line with a
-// user message's text and the reply with `session.idle` (from the message events opencode
-// sends its plugins); the database's `message` and `part` tables are the store (opencode
-// 1.18.33's schema: `data` a JSON text, the role on the message, the text on its parts).
+// opencode's (and Kilo's) conversation facts, measured on opencode 1.18.33 and Kilo 7.7.7
+// (/work/wt/send-measurements.md): raw mode, bracketed paste, the alternate screen; a paste of any
+// size one message, Enter at any delay; the composer a box of `┃` rows (no prompt character,
+// an empty one blank rows). A message sent while it works is queued and answered in the same
+// busy span, one `session.idle` for both; its text reaches plugins at once. fleetcom's plugin
+// writes a `prompt` line with a user message's text and the reply with `session.idle` (from
+// the message events opencode sends its plugins); the database's `message` and `part` tables
+// are the store (`data` a JSON text, the role on the message, the text on its parts). Its HTTP
+// server takes a prompt well (prompt_async) but listens only when the launch names `--port`.
 import { composerLine, textField, turnsOf, type Conversing, type StoredTurns, type TurnMark } from '../conversing.js';
 import { jsonObjectOf } from '../json-shape.js';
 import { readSqliteTable, type SqlValue } from '../sqlite-read.js';
@@ -12,7 +17,7 @@ function opencodeTurnOf(payload: unknown): TurnMark | null {
   const type = textField(payload, 'type');
   const sessionId = textField(payload, 'sessionID');
   if (sessionId === null || !ID.test(sessionId)) return null;
-  if (type === 'prompt') return { kind: 'start', sessionId, prompt: textField(payload, 'text') };
+  if (type === 'prompt') return { kind: 'start', sessionId, prompt: textField(payload, 'text'), joins: true };
   if (type === 'session.status' && textField(payload, 'status') === 'busy') return { kind: 'start', sessionId, prompt: null };
   if (type === 'session.idle') return { kind: 'end', sessionId, reply: textField(payload, 'reply') };
   return null;
@@ -72,6 +77,6 @@ export const opencodeConversing: Conversing = {
   replySignal: 'plugin session.idle (the last assistant message of message.part.updated)',
   whileBusy: 'queued',
   turnOf: opencodeTurnOf,
-  composer: composerLine({ prefix: /┃\s?/, placeholders: ['Ask anything'], dialogs: ['Permission required'] }),
+  composer: composerLine({ prefix: /┃/, placeholders: ['Ask anything'], dialogs: ['Permission required'], block: true }),
   storedTurns: opencodeTurns,
 };

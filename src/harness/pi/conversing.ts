@@ -1,8 +1,11 @@
-// pi's conversation facts (1.6.0): fleetcom's extension writes the text of each `input` it
+// pi's conversation facts, measured on 1.6.0 (/work/wt/send-measurements.md): raw mode, bracketed
+// paste, the alternate screen; a paste one message, Enter at any delay; the composer bare rows
+// between two rules. A message sent while it works steers the run under way (its `input` at
+// once, one `agent_settled` for both). fleetcom's extension writes the text of each `input` it
 // sees and, at `agent_settled`, the last assistant text of the `agent_end` before it; the
 // session file is the store, a tree of `message` records (`id`, `parentId`) whose current
 // branch ends at the last record.
-import { contentText, textField, turnsOf, composerLine, type Conversing, type StoredTurns, type TurnMark } from '../conversing.js';
+import { composerBetweenRules, contentText, textField, turnsOf, type Conversing, type StoredTurns, type TurnMark } from '../conversing.js';
 import { readTextFile } from '../fs-read.js';
 import { isValidId } from '../ids.js';
 import { isJsonObject, jsonObjectOf, type JsonObject } from '../json-shape.js';
@@ -11,7 +14,7 @@ function piTurnOf(payload: unknown): TurnMark | null {
   const type = textField(payload, 'type');
   const sessionId = textField(payload, 'sessionId');
   if (sessionId === null || !isValidId(sessionId)) return null;
-  if (type === 'input') return { kind: 'start', sessionId, prompt: textField(payload, 'text') };
+  if (type === 'input') return { kind: 'start', sessionId, prompt: textField(payload, 'text'), joins: true };
   if (type === 'agent_start') return { kind: 'start', sessionId, prompt: null };
   if (type === 'agent_settled') return { kind: 'end', sessionId, reply: textField(payload, 'reply') };
   return null;
@@ -58,8 +61,8 @@ export const piConversing = (sessionFiles: SessionFiles): Conversing => ({
   enterDelayMs: 100,
   confirms: 'event',
   replySignal: 'extension agent_settled (the last assistant text of agent_end)',
-  whileBusy: 'queued',
+  whileBusy: 'steers',
   turnOf: piTurnOf,
-  composer: composerLine({ prefix: /pi>\s?/ }),
+  composer: composerBetweenRules({}),
   storedTurns: (home, cwd, id) => piTurns(sessionFiles, home, cwd, id),
 });

@@ -36,3 +36,10 @@ describe('checkMessage', () => {
     expect(checkMessage(`${'x'.repeat(1023)}\nls`, plain).ok).toBe(true);
   });
 });
+
+describe("an agent's own limit", () => {
+  it("refuses what copilot would save to a file rather than take as the message", () => {
+    const checked = checkMessage('x'.repeat(20_000), { ...agent, agentMax: { bytes: 16 * 1024, why: 'copilot saves it to a file' } });
+    expect(!checked.ok && checked.problem).toMatch(/20000 bytes, over the 16384 this agent takes as a message: copilot saves it to a file/);
+  });
+});

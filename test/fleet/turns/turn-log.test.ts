@@ -104,3 +104,14 @@ describe('TurnLog with prompt ids (claude)', () => {
     expect(log.now).toBe(1);
   });
 });
+
+describe('TurnLog, a prompt that joins the turn under way (opencode, kilo, pi)', () => {
+  it('answers it in the running turn: recorded for its sender, no turn of its own, one end for both', () => {
+    const log = new TurnLog();
+    log.apply({ kind: 'start', sessionId: S, prompt: 'first', joins: true }, 1);
+    expect(log.apply({ kind: 'start', sessionId: S, prompt: 'steered', joins: true }, 2)).toEqual([]);
+    expect(log.promptsSince(0).map((p) => [p.text, p.turn])).toEqual([['first', 1], ['steered', 1]]);
+    expect(log.apply(end('both answered'), 3).map((s) => [s.kind, s.turn.n])).toEqual([['ended', 1]]);
+    expect([log.now, log.ended]).toEqual([1, 1]);
+  });
+});
