@@ -5,6 +5,9 @@ import { describe, expect, it } from 'vitest';
 import type { ReplyOf } from '../../src/control/protocol.js';
 import { spawnInPane, typeLine, waitForText } from '../helpers/pane.js';
 import { spawnIn } from '../sessions/kit.js';
+import { supervisorPid, upAgain } from '../helpers/supervisor.js';
+import { waitFor } from '../helpers/wait-for.js';
+import { listening, streamCli } from './stream-cli.js';
 import { world } from './world.js';
 
 type Output = ReplyOf<'output'>;
@@ -63,5 +66,24 @@ describe('output', () => {
     expect(screen.stdout).toContain('on the screen');
     expect(screen.stderr).toMatch(/^\(task \d+'s screen: the text of pane %\d+ \(its screen and history, not the agent's record\)\)\n$/);
     expect(JSON.parse((await w.fleet.cli('output', id, '--screen', '--json')).stdout)).toMatchObject({ source: 'screen', conversationId: null });
+  });
+
+  it('is known again to a supervisor started after one that stopped: turns and replies rebuilt from the signal file; streams told why they end', async () => {
+    const w = await world();
+    const task = await w.agent('claude');
+    expect((await w.send(task.id, 'one')).reply.turn).toBe(1);
+    expect((await w.send(task.id, 'two')).reply.turn).toBe(2);
+    await w.fleet.waitTask(task.id, (t) => t.turn === 2 && t.attention === 'waiting', 'turn 2 ended');
+    const feed = streamCli(['events', '--json'], w.sb.env, w.sb.dir);
+    await listening(feed, () => w.fleet.run('sleep', '1000'));
+    process.kill(await supervisorPid(w.sb, w.fleet.supervisorPane), 'SIGTERM');
+    expect(await feed.ended()).toEqual({ code: 1, stderr: 'events ended: the supervisor stopped (its tasks run on; fleetcom up adopts them)\n' });
+    await waitFor(async () => (await w.fleet.cli('ls')).exitCode === 3, { what: 'the fleet to be gone' });
+    await upAgain(w.sb, w.fleet);
+    expect((await w.fleet.task(task.id)).turn).toBe(2);
+    for (const [turn, text] of [[1, 'one'], [2, 'two']] as const) {
+      expect(JSON.parse((await w.fleet.cli('output', String(task.id), '--turn', String(turn), '--json')).stdout)).toMatchObject({ turn, text: `fake reply to: ${text}`, source: 'signal' });
+    }
+    expect((await w.send(task.id, 'three')).reply.turn).toBe(3);
   });
 });

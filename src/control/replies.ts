@@ -192,8 +192,9 @@ export const replyChecks = {
   send: object({ task: int, verdict: oneOf(VERDICTS), via: str, turn: nullable(int), conversationId: nullable(str), ms: int, reason: nullable(str) }),
   wait: object({ met: bool, timedOut: bool, why: nullable(str), tasks: list(waitTaskCheck) }),
   output: object({ task: int, conversationId: nullable(str), turn: nullable(int), text: str, source: oneOf({ signal: true, store: true, screen: true }), from: str }),
-  // The stream's end: the fleet went down (or the task of `events --task` left it).
-  events: object({ ended: str }),
+  // The stream's end, and whether it is its own: the fleet went down or the task of `events --task`
+  // left it (`down`), rather than the supervisor stopping with the tasks running on.
+  events: object({ ended: str, down: optional(bool) }),
 };
 
 export type ReplyOf<K extends keyof typeof replyChecks> = Checked<(typeof replyChecks)[K]>;

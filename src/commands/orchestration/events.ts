@@ -13,12 +13,16 @@ import { describeFailure } from '../../remote/outcome.js';
 import { fleetRuntime } from '../../paths.js';
 import { hostSettings } from '../hosts/host-link-of.js';
 
-/** Follows the fleet's events (the in-process API); resolves with why the stream ended, or null when onEvent stopped it. */
-export async function followEvents(deps: Pick<Deps, 'env'>, opts: { task?: string | null; socket?: string }, onEvent: (event: FeedEvent) => void | 'stop'): Promise<string | null> {
+/**
+ * Follows the fleet's events (the in-process API): resolves with why the stream ended and
+ * whether that was its own end (`down`: the fleet went down, the followed task left), or null
+ * when onEvent stopped it.
+ */
+export async function followEvents(deps: Pick<Deps, 'env'>, opts: { task?: string | null; socket?: string }, onEvent: (event: FeedEvent) => void | 'stop'): Promise<{ ended: string; down: boolean } | null> {
   const result = await streamSupervisor(opts.socket ?? fleetRuntime(deps.env).socket, { op: 'events', task: opts.task ?? null }, {
     onEvent: (event) => onEvent(feedEventCheck(event, 'event')),
   });
-  return result === null ? null : result.ended;
+  return result === null ? null : { ended: result.ended, down: result.down === true };
 }
 
 /** An event in words: `2026-12-07T10:00:00.000Z task 3 (claude) waiting, turn 2`. */
@@ -43,8 +47,9 @@ export async function runEvents(opts: EventsFlags, deps: Deps): Promise<number> 
   const print = (event: FeedEvent): void => void deps.stdout.write(opts.json ? `${JSON.stringify(event)}\n` : `${eventLine(event)}\n`);
   if (!opts.allHosts && opts.hosts === undefined) {
     const ended = await followEvents(deps, { task: opts.task }, print);
-    deps.stderr.write(`events ended: ${ended ?? 'stopped'}\n`);
-    return 0;
+    deps.stderr.write(`events ended: ${ended?.ended ?? 'stopped'}\n`);
+    // Exit 0 at the stream's own end; 1 when the supervisor stopped with the tasks running on.
+    return ended?.down === false ? 1 : 0;
   }
   const settings = hostSettings(deps);
   const hosts = chosenHosts(opts.hosts, settings.hosts);
@@ -52,7 +57,10 @@ export async function runEvents(opts: EventsFlags, deps: Deps): Promise<number> 
   const remote = hosts.map((host) => followHost(settings.link, host, words, print, deps));
   // No fleet here is no failure: the hosts' streams go on (as ls --all-hosts shows the hosts).
   const local = followEvents(deps, { task: opts.task }, print).then(
-    (ended) => void deps.stderr.write(`events ended here: ${ended ?? 'stopped'}\n`),
+    (ended) => {
+      deps.stderr.write(`events ended here: ${ended?.ended ?? 'stopped'}\n`);
+      if (ended?.down === false) throw new FleetError('the supervisor here stopped');
+    },
     (error: unknown) => {
       if (!(error instanceof NoFleetError)) throw error;
       deps.stderr.write('this machine: no fleet running\n');

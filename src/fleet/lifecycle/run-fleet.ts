@@ -158,7 +158,7 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
   let guard: Guard | null = null;
   const closeServer = async () => {
     // Waits and event feeds get their reply before the socket goes (a supervisor stopped by a signal too).
-    supervisor.endStreams(goingDown === null ? 'the supervisor stopped (its tasks run on; fleetcom up adopts them)' : 'the fleet went down');
+    supervisor.endStreams(goingDown === null ? 'the supervisor stopped (its tasks run on; fleetcom up adopts them)' : 'the fleet went down', goingDown !== null);
     alerts.stop();
     wakeups?.stop();
     guard?.stop();

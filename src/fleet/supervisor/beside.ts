@@ -29,9 +29,9 @@ export class Beside {
     }
   }
 
-  /** The fleet goes down (or its supervisor stops): every wait and feed ends with this reason. */
-  close(why: string): void {
-    this.fleet.feed.close(why);
+  /** The fleet goes down (`down`) or its supervisor stops: every wait and feed ends with this reason. */
+  close(why: string, down: boolean): void {
+    this.fleet.feed.close(why, down);
   }
 
   private async send(request: Extract<BesideRequest, { op: 'send' }>): Promise<SendReply> {

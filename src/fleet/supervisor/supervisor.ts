@@ -61,9 +61,9 @@ export class Supervisor {
     return read ? read() : this.enqueue(() => dispatch(this.operations, change));
   }
 
-  /** Ends every wait and event stream with this reason (the fleet goes down, or its supervisor stops). */
-  endStreams(why: string): void {
-    this.beside.close(why);
+  /** Ends every wait and event stream with this reason (`down`: the fleet goes down; else its supervisor stops). */
+  endStreams(why: string, down: boolean): void {
+    this.beside.close(why, down);
   }
 
   /** The periodic and exit-woken check: reconcile only, without resolving every task's id as `ls` does. */

@@ -20,11 +20,12 @@ export function eventStream(fleet: FleetState, request: EventsRequest): Streamed
     let behind = 0;
     let done = false;
     let stop = () => {};
-    const finish = (ended: string) => {
+    // `down`: the stream's own end (the fleet went down, the one task followed left it).
+    const finish = (ended: string, down = false) => {
       if (done) return;
       done = true;
       stop();
-      void sending.then(() => resolve({ ended }));
+      void sending.then(() => resolve({ ended, down }));
     };
     const send = (event: FeedEvent) => {
       behind += 1;
@@ -38,11 +39,11 @@ export function eventStream(fleet: FleetState, request: EventsRequest): Streamed
         if (only !== null && event.task !== only.id) return;
         if (behind >= BEHIND_MAX) return finish(`the reader fell ${BEHIND_MAX} events behind`);
         send(event);
-        if (only !== null && event.type === 'removed') finish(`task ${only.id} left the fleet`);
+        if (only !== null && event.type === 'removed') finish(`task ${only.id} left the fleet`, true);
       },
-      (why) => finish(why),
+      (why) => finish(why, fleet.feed.wentDown),
     );
     out.signal.addEventListener('abort', () => finish('the client went away'), { once: true });
-    if (fleet.feed.ended !== null) finish(fleet.feed.ended);
+    if (fleet.feed.ended !== null) finish(fleet.feed.ended, fleet.feed.wentDown);
   }));
 }

@@ -27,6 +27,7 @@ export class FleetFeed {
   private readonly closers = new Set<(why: string) => void>();
   private known: Map<number, Seen> | null = null;
   private closed: string | null = null;
+  private down = false;
 
   /** `look`: the tasks as they are now (called only while someone listens). */
   constructor(private readonly look: () => Seen[], private readonly now: () => number) {}
@@ -35,9 +36,14 @@ export class FleetFeed {
     return this.listeners.size > 0;
   }
 
-  /** Why the feed ended (the fleet went down), or null while it runs. */
+  /** Why the feed ended (the fleet went down, its supervisor stopped), or null while it runs. */
   get ended(): string | null {
     return this.closed;
+  }
+
+  /** It ended because the fleet went down (not because its supervisor stopped with the tasks running on). */
+  get wentDown(): boolean {
+    return this.down;
   }
 
   /** Listens until the returned function is called; `onClose` hears the feed end. */
@@ -82,8 +88,9 @@ export class FleetFeed {
     }
   }
 
-  /** The fleet goes down: every listener is told, and later ones at once. */
-  close(why: string): void {
+  /** The fleet goes down (or its supervisor stops): every listener is told, and later ones at once. */
+  close(why: string, down: boolean): void {
+    if (this.closed === null) this.down = down;
     this.closed ??= why;
     for (const close of [...this.closers]) close(why);
   }

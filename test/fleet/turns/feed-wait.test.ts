@@ -33,9 +33,9 @@ describe('FleetFeed', () => {
     const feed = new FleetFeed(() => [], () => 0);
     const why: string[] = [];
     feed.subscribe(() => undefined, (w) => why.push(w));
-    feed.close('the fleet went down');
+    feed.close('the fleet went down', true);
     expect(why).toEqual(['the fleet went down']);
-    expect(feed.ended).toBe('the fleet went down');
+    expect([feed.ended, feed.wentDown]).toEqual(['the fleet went down', true]);
   });
 });
 
