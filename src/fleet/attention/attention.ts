@@ -11,21 +11,13 @@ import {
   type Attention, type AttentionRule, type AttentionState,
 } from '../../harness/index.js';
 import { evidenceOf, type Task } from '../supervisor/task.js';
-import { TurnLog, type TurnStep } from '../turns/turn-log.js';
+import { TurnLog } from '../turns/turn-log.js';
+import { push, stateTransition, turnTransition, type Transition } from '../turns/transitions.js';
+
+export type { Transition };
 
 /** codex has no prompt event: output this long after a completed turn means a new one began. */
 export const CODEX_WORKING_AFTER_MS = 2_000;
-
-/** One step of a task's attention, with the turn it belongs to. */
-export interface Transition {
-  attention: Attention | null;
-  /** The turn under way, or the one that just ended; null for an agent whose turns are not counted. */
-  turn: number | null;
-  /** A question's or permission's text. */
-  message: string | null;
-  question: boolean;
-  at: number;
-}
 
 export interface AttentionChange {
   task: Task;
@@ -226,27 +218,6 @@ export class AttentionBoard {
     const evidence = evidenceOf(task);
     return (evidence && captureId(evidence, this.deps.now())) ?? task.captured;
   }
-}
-
-/** The transition a turn's start or end makes: working on it, or waiting after it. */
-function turnTransition(step: TurnStep, at: number): Transition {
-  return { attention: step.kind === 'started' ? 'working' : 'waiting', turn: step.turn.n, message: null, question: false, at };
-}
-
-/** The transition to a state: its turn is the one under way, else the one that ended. */
-function stateTransition(state: AttentionState, turns: TurnLog | null, at: number): Transition {
-  const turn = turns === null ? null : turns.open?.n ?? (state.attention === 'working' ? turns.now + 1 : turns.now);
-  return { attention: state.attention, turn, message: state.message, question: state.question === true, at };
-}
-
-/** Adds a transition, unless it repeats the last one (a turn's working and the state's): then the state's message is kept. */
-function push(list: Transition[], next: Transition): void {
-  const last = list.at(-1);
-  if (last !== undefined && last.attention === next.attention && last.question === next.question && last.turn === next.turn) {
-    last.message = next.message ?? last.message;
-    return;
-  }
-  list.push(next);
 }
 
 function ruleOf(task: Task): AttentionRule | null {
