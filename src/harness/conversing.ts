@@ -131,6 +131,8 @@ export interface ComposerLine {
   within?: number;
   /** The composer is a box of rows each with the prefix (opencode's `┃`): the rows of the lowest block, joined. */
   block?: boolean;
+  /** A row that marks the block as messages queued behind a turn, not a draft (opencode's `QUEUED`). */
+  queued?: RegExp;
 }
 
 /** A box border at either end of a line (`│ > text │`, `┃ text`). */
@@ -174,6 +176,7 @@ export function composerLine(rule: ComposerLine): (screen: string) => ComposerRe
         if (above === null) break;
         text = [above, text].filter((t) => t !== '').join('\n');
       }
+      if (rule.queued !== undefined && text.split('\n').some((row) => rule.queued?.test(row))) return '';
       return rule.placeholders?.some((p) => text.startsWith(p)) ? '' : text;
     }
     return null;

@@ -17,6 +17,8 @@ describe('composers on the screen', () => {
     ['claude 2.1.x, a draft between its rules', 'claude', 'reply text\n────────\n❯ my half typed draft\n────────\n  ? for shortcuts', 'my half typed draft'],
     ['claude, empty', 'claude', '⏺ done\n────────\n❯\n────────\n  ? for shortcuts', ''],
     ['claude, a paste', 'claude', '❯ [Pasted text #1 +1025 lines]', '[Pasted text #1 +1025 lines]'],
+    ['claude 2.1.197, a message queued behind the turn', 'claude', '✻ Working…\n────────\n❯ Press up to edit queued messages\n────────', ''],
+    ['opencode, a message queued behind the turn', 'opencode', '┃  second …\n┃   QUEUED\n┃', ''],
     ['claude, the fake', 'claude', '✻ Claude Code (fake)\n\n? for shortcuts\n❯ hello', 'hello'],
     ['claude, a permission dialog below it', 'claude', '❯\n⏺ Bash(touch x)\n Do you want to proceed?\n ❯ 1. Yes\n   2. No', null],
     ['claude, a dialog answered above it (history)', 'claude', ' Do you want to proceed?\n ❯ 1. Yes\n⏺ done\n\n? for shortcuts\n❯ ', ''],

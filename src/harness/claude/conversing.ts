@@ -29,7 +29,8 @@ export function claudeTurnOf(payload: unknown): TurnMark | null {
 /** The composer: `❯ text` between two rules (`>` in older versions); a permission or question dialog has none. */
 export const claudeComposer = composerLine({
   prefix: /[❯>]\s?/,
-  placeholders: ['Try "'],
+  // 2.1.197 shows the second while a message is queued behind a turn (measured).
+  placeholders: ['Try "', 'Press up to edit queued messages'],
   dialogs: ['Do you want to proceed?', 'Enter to select', 'Would you like to proceed?', 'Exit plan mode?'],
 });
 

@@ -77,6 +77,6 @@ export const opencodeConversing: Conversing = {
   replySignal: 'plugin session.idle (the last assistant message of message.part.updated)',
   whileBusy: 'queued',
   turnOf: opencodeTurnOf,
-  composer: composerLine({ prefix: /┃/, placeholders: ['Ask anything'], dialogs: ['Permission required'], block: true }),
+  composer: composerLine({ prefix: /┃/, placeholders: ['Ask anything'], dialogs: ['Permission required'], block: true, queued: /^QUEUED$/ }),
   storedTurns: opencodeTurns,
 };
