@@ -72,7 +72,7 @@ const shape = programShape({ env: {}, cwd: root, stdout: { write: () => true }, 
 // The hot path as one file. What it imports on demand and does not run itself (the commander
 // program, `--host`, the hosts of `next`, the saved sessions of a Tab) stays out of it: each
 // such module becomes an entry of the split build below, dist/chunks/<name>.js.
-const HOT_INLINE = new Set(['src/commands/tasks/tasks.ts', 'src/commands/completion.ts', 'src/commands/version.ts']);
+const HOT_INLINE = new Set(['src/commands/tasks/tasks.ts', 'src/commands/completion.ts', 'src/commands/version.ts', 'src/commands/orchestration/output.ts', 'src/commands/orchestration/wait.ts']);
 const splitEntries = new Map([['src/commands/program.ts', 'program']]);
 const onDemandApart = {
   name: 'on-demand-apart',

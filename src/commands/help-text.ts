@@ -3,7 +3,7 @@
 // `--help` ends with. One table, so a new command cannot be listed without them
 // (test/commands/help.test.ts fails on a visible command missing here).
 
-export const HELP_GROUPS = ['Fleet', 'Tasks', 'Sessions', 'Agents', 'Setup'] as const;
+export const HELP_GROUPS = ['Fleet', 'Tasks', 'Orchestration', 'Sessions', 'Agents', 'Setup'] as const;
 export type HelpGroup = (typeof HELP_GROUPS)[number];
 
 export interface CommandHelp {
@@ -47,7 +47,7 @@ export const COMMAND_HELP: Readonly<Record<string, CommandHelp>> = {
     examples: [
       ['fleetcom run -- claude', 'an agent in a window of its own'],
       ["fleetcom run --cwd ~/src/api --name api -- 'npm run dev'", 'a server, named'],
-      ['fleetcom run --worktree feat-x -- claude', 'an agent in its own git worktree'],
+      ['fleetcom run --prompt "fix the flaky test" -- claude', 'an agent, given its first message'],
     ],
   },
   rerun: {
@@ -216,6 +216,42 @@ export const COMMAND_HELP: Readonly<Record<string, CommandHelp>> = {
     examples: [
       ['fleetcom explain -- claude', 'what fleetcom adds, where the id comes from'],
       ['fleetcom explain --json --id 019f5453-de22-7240-b2e5-0d32692aa6d9 -- codex', 'its resume command'],
+    ],
+  },
+  send: {
+    group: 'Orchestration',
+    summary: 'type a message into an agent, confirmed',
+    examples: [
+      ['fleetcom send 3 "run the tests and fix what fails"', 'once task 3 waits; prints its turn'],
+      ['fleetcom send 3 --file task.md --json', 'a file as one message, the verdict as JSON'],
+      ['git diff | fleetcom send 3 -', 'stdin as the message'],
+    ],
+  },
+  wait: {
+    group: 'Orchestration',
+    summary: "wait for turns' ends, for you, or for exits",
+    examples: [
+      ['fleetcom wait 3', "until task 3's turn ends"],
+      ['fleetcom wait --any --until needs-you 1 2 3 4 5', 'until one of five needs you; prints it'],
+      ['fleetcom wait 3 --turn 2 --timeout 600', 'until turn 2 ended, at most 10 minutes'],
+    ],
+  },
+  output: {
+    group: 'Orchestration',
+    summary: "an agent's reply, from its own record",
+    examples: [
+      ['fleetcom output 3', "the reply of task 3's last turn"],
+      ['fleetcom output 3 --turn 2 --json', 'turn 2, with where it came from'],
+      ['fleetcom output 3 --screen', "the pane's text instead, said to be that"],
+    ],
+  },
+  events: {
+    group: 'Orchestration',
+    summary: "the fleet's transitions, as they happen",
+    examples: [
+      ['fleetcom events', 'one line per transition until the fleet goes down'],
+      ['fleetcom events --json --task 3', "task 3's, for a script"],
+      ['fleetcom events --all-hosts', 'every configured host too'],
     ],
   },
   config: {

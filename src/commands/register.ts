@@ -30,6 +30,10 @@ const up = () => import('./fleet/up.js');
 const web = () => import('./web/web.js');
 const worktreeRm = () => import('./worktrees/worktree-rm.js');
 const worktrees = () => import('./worktrees/worktrees.js');
+const send = () => import('./orchestration/send.js');
+const wait = () => import('./orchestration/wait.js');
+const output = () => import('./orchestration/output.js');
+const events = () => import('./orchestration/events.js');
 
 function wholeSeconds(value: string): number {
   if (!/^\d{1,5}$/.test(value) || Number(value) < 1 || Number(value) > 86_400) throw new UsageError(`--idle-seconds ${value}: expected a whole number of seconds from 1 to 86400`);
@@ -64,8 +68,50 @@ export function registerCommands(program: Command, deps: Deps, dispatch: Dispatc
     .option('--group <group>', 'custom group')
     .option('--worktree <branch>', "run in a git worktree of that branch of --cwd's repository (made, or shared with the branch's other tasks)")
     .option('--base <ref>', 'with --worktree: the commit a new branch starts from (default: the repository\'s HEAD)')
+    .option('--prompt <text>', "an agent's first message, sent once it is ready and confirmed as send confirms it (exit 1 unless it took it)")
     .passThroughOptions()
     .action((words: string[], opts) => dispatch(async () => (await tasks()).runRun(words, opts, deps)));
+
+  program
+    .command('send')
+    .description('type one message into an agent task and wait until the agent says it took it')
+    .argument('<task>', 'task id, %pane or @window')
+    .argument('[text...]', 'the message (its words joined by spaces), or - to read it from stdin')
+    .option('--file <file>', 'read the message from this file')
+    .option('--now', 'type it even while the agent works (its own queue or steer takes it); by default send waits until it needs input')
+    .option('--timeout <seconds>', 'give up after this long, the wait for the task included (default 60)')
+    .option('--json', 'print one JSON document: task, verdict, via, turn, conversationId, ms, reason')
+    .action((task: string, words: string[], opts) => dispatch(async () => (await send()).runSend(task, words, opts, deps)));
+
+  program
+    .command('wait')
+    .description("wait until tasks' turns end, they need you, or they exit (from their own signals)")
+    .argument('<tasks...>', 'task ids, %panes or @windows')
+    .option('--any', 'until one of them meets the condition')
+    .option('--all', 'until every one does (the default)')
+    .option('--until <state>', 'waiting (a turn ended; the default), needs-you (waiting, a question or a permission) or exited')
+    .option('--turn <n>', 'until turn n has ended (with needs-you: turn n or later needs you)')
+    .option('--timeout <seconds>', 'give up after this long (exit 1, saying what each task is doing)')
+    .option('--json', 'print one JSON document: met, timedOut, why and each task\'s state')
+    .action((tasks: string[], opts) => dispatch(async () => (await wait()).runWait(tasks, opts, deps)));
+
+  program
+    .command('output')
+    .description("print an agent's reply of its last (or nth) turn, from its own record")
+    .argument('<task>', 'task id, %pane or @window')
+    .option('--turn <n>', 'the reply of turn n of its current run')
+    .option('--json', 'print one JSON document: task, conversationId, turn, text, source, from')
+    .option('--screen', "the pane's text instead (its screen and history: not the agent's record)")
+    .action((task: string, opts) => dispatch(async () => (await output()).runOutput(task, opts, deps)));
+
+  program
+    .command('events')
+    .description('print one line per transition of the fleet as it happens, until it goes down')
+    .option('--json', 'one JSON document a line')
+    .option('--task <task>', "only this task's transitions")
+    .option('--all-hosts', "also every configured host's (config hosts), each line with its host")
+    .option('--hosts <list>', 'with --all-hosts: these hosts instead (comma-separated)')
+    .action((opts) => dispatch(async () => (await events()).runEvents(opts, deps)));
 
   program
     .command('ls')
@@ -204,7 +250,7 @@ export function registerCommands(program: Command, deps: Deps, dispatch: Dispatc
     .description("every agent's past conversations, newest first, from their own stores")
     .option('--cwd <dir>', "this directory's conversations and those of its git worktrees (default: the current directory)")
     .option('--all', 'every directory')
-    .option('--agent <name>', 'only this agent (claude, codex, grok, gemini, opencode, qwen, kilo)')
+    .option('--agent <name>', 'only this agent (claude, codex, grok, gemini, opencode, qwen, kilo, pi, copilot)')
     .option('--search <text>', "only conversations whose messages hold the text (case-insensitive), with a snippet")
     .option('--limit <n>', 'at most n conversations')
     .option('--json', 'print an array of conversation records')

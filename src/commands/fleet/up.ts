@@ -84,7 +84,7 @@ export async function runUp(session: string | undefined, opts: UpOptions, deps: 
     });
     return runFleet(deps, {
       rerunKey: settings.rerunKey, idleMs, nextKey: settings.nextKey, bell, notifyCommand: settings.notifyCommand, notify: settings.notify, load, ui, hosts, watchHosts,
-      adoptPanes: opts.adopt === true,
+      adoptPanes: opts.adopt === true, sendMaxBytes: settings.sendMaxBytes,
     });
   }
   if (opts.headless) throw new UsageError('--headless runs only inside tmux (the supervisor needs a pane)');

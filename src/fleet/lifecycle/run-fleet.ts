@@ -60,6 +60,8 @@ export interface FleetOptions {
   hosts?: readonly string[];
   /** Adopt the panes of this tmux session running agents started by hand (up --adopt). */
   adoptPanes?: boolean;
+  /** The largest message `send` types (config `sendMaxBytes`). */
+  sendMaxBytes?: number;
 }
 
 type Stop = { down: boolean; code: number };
@@ -130,6 +132,7 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
     newId: randomUUID,
     log,
     idleMs: opts.idleMs,
+    sendMaxBytes: opts.sendMaxBytes,
     worktreeAt: (path) => madeWorktreeAt(worktreeRegistryFile(env), path),
     onChange: () => onChange(),
     onAttention: (change) => {
@@ -154,6 +157,8 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
   let wakeups: Wakeups | null = null;
   let guard: Guard | null = null;
   const closeServer = async () => {
+    // Waits and event feeds get their reply before the socket goes (a supervisor stopped by a signal too).
+    supervisor.endStreams(goingDown === null ? 'the supervisor stopped (its tasks run on; fleetcom up adopts them)' : 'the fleet went down', goingDown !== null);
     alerts.stop();
     wakeups?.stop();
     guard?.stop();

@@ -1,6 +1,6 @@
 // Control requests → supervisor operations, each handler typed by its op's reply (replies.ts).
 // Only the mapping lives here: what each op does is the Supervisor's, and so is the queue.
-import type { LsRecord, RecipeTask, ReplyOf, ReplyTo, Request } from '../../control/protocol.js';
+import type { LsRecord, QueueRequest, RecipeTask, ReplyOf, ReplyTo, Request } from '../../control/protocol.js';
 import { FleetError } from '../../errors.js';
 import type { Spec } from '../spawn/spawn-plan.js';
 import type { Task } from './task.js';
@@ -25,7 +25,7 @@ export interface RequestTarget {
 }
 
 type Handlers = {
-  [K in Request['op']]: (target: RequestTarget, request: Extract<Request, { op: K }>) => Promise<ReplyOf<K>> | ReplyOf<K>;
+  [K in QueueRequest['op']]: (target: RequestTarget, request: Extract<Request, { op: K }>) => Promise<ReplyOf<K>> | ReplyOf<K>;
 };
 
 const handlers: Handlers = {
@@ -79,7 +79,7 @@ const handlers: Handlers = {
  * reconciliation old (RECONCILE_MS), except for the change itself: a load's tasks appear once
  * tmux has made their windows, a `down` shows tasks still running until it has stopped them.
  */
-const reads: { [K in Request['op']]?: (target: RequestTarget, request: Extract<Request, { op: K }>) => Promise<ReplyOf<K>> | ReplyOf<K> } = {
+const reads: { [K in QueueRequest['op']]?: (target: RequestTarget, request: Extract<Request, { op: K }>) => Promise<ReplyOf<K>> | ReplyOf<K> } = {
   status: (s) => s.status(),
   ls: (s) => s.list(),
   next: (s, r) => s.next(r.from, r.client, r.wrap),
@@ -92,12 +92,12 @@ export function wantsStateOnly(request: Request): boolean {
 }
 
 /** The request's answer from the current state, or null for a request that changes the fleet. */
-export function readNow<R extends Request>(target: RequestTarget, request: R): (() => Promise<ReplyTo<R>>) | null {
-  const read = reads[request.op] as ((target: RequestTarget, request: R) => Promise<ReplyTo<R>> | ReplyTo<R>) | undefined;
+export function readNow<R extends QueueRequest>(target: RequestTarget, request: R): (() => Promise<ReplyTo<R>>) | null {
+  const read = reads[request.op as QueueRequest['op']] as ((target: RequestTarget, request: R) => Promise<ReplyTo<R>> | ReplyTo<R>) | undefined;
   return read ? async () => read(target, request) : null;
 }
 
-export async function dispatch<R extends Request>(target: RequestTarget, request: R): Promise<ReplyTo<R>> {
+export async function dispatch<R extends QueueRequest>(target: RequestTarget, request: R): Promise<ReplyTo<R>> {
   // TypeScript cannot tie the lookup by `op` to R; the table's type checks each handler.
   const handler = handlers[request.op] as (target: RequestTarget, request: R) => Promise<ReplyTo<R>> | ReplyTo<R>;
   return handler(target, request);

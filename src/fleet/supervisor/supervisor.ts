@@ -3,7 +3,8 @@
 // tmux through FleetTmux, and persists what it learned. What each request does is in
 // task-operations.ts, catching up with tmux in reconcile.ts, the shared state in fleet-state.ts.
 import type { WorktreeStatus } from '../../worktrees/status.js';
-import type { RecipeTask, ReplyOf, ReplyTo, Request } from '../../control/protocol.js';
+import { isBeside, type QueueRequest, type RecipeTask, type ReplyOf, type ReplyTo, type Request } from '../../control/protocol.js';
+import { Beside } from './beside.js';
 import { FleetError } from '../../errors.js';
 import type { AttentionState, RunEvidence } from '../../harness/index.js';
 import { FleetState, type SupervisorDeps } from './fleet-state.js';
@@ -32,6 +33,8 @@ export class Supervisor {
   private readonly fleet: FleetState;
   /** Reached only from inside the queue. */
   private readonly operations: TaskOperations;
+  /** send, wait, output, events: answered beside the queue (beside.ts). */
+  private readonly beside: Beside;
   private queue: Promise<unknown> = Promise.resolve();
   /** Work on the queue, running or waiting: reads are answered beside it while it is not 0. */
   private queued = 0;
@@ -39,6 +42,7 @@ export class Supervisor {
   constructor(deps: SupervisorDeps) {
     this.fleet = new FleetState(deps);
     this.operations = new TaskOperations(this.fleet);
+    this.beside = new Beside(this.fleet, (work) => this.enqueue(work));
   }
 
   /**
@@ -50,8 +54,16 @@ export class Supervisor {
    * asking `fromState` itself (the Tab's) is answered so too.
    */
   handle<R extends Request>(request: R, fromState = false): Promise<ReplyTo<R>> {
-    const read = this.queued > 0 || fromState || wantsStateOnly(request) ? readNow(this.operations, request) : null;
-    return read ? read() : this.enqueue(() => dispatch(this.operations, request));
+    // `wait` and `events` resolve to a Streamed, which the control server runs.
+    if (isBeside(request)) return this.beside.answer(request) as Promise<ReplyTo<R>>;
+    const change = request as R & QueueRequest;
+    const read = this.queued > 0 || fromState || wantsStateOnly(change) ? readNow(this.operations, change) : null;
+    return read ? read() : this.enqueue(() => dispatch(this.operations, change));
+  }
+
+  /** Ends every wait and event stream with this reason (`down`: the fleet goes down; else its supervisor stops). */
+  endStreams(why: string, down: boolean): void {
+    this.beside.close(why, down);
   }
 
   /** The periodic and exit-woken check: reconcile only, without resolving every task's id as `ls` does. */
