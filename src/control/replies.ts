@@ -110,7 +110,12 @@ const warningFields = object({ entry: str, reason: str, detail: optional(str) })
 const warning: Check<Checked<typeof warningFields>> = (v, path = '') => (typeof v === 'string' ? { entry: '', reason: v } : warningFields(v, path));
 
 export const replyChecks = {
-  status: object({ pid: int, tmuxSessionId: str, tmuxSessionName: str, tmuxSocket: optional(nullable(str)), hosts: optional(list(str)), tasks: int }),
+  status: object({
+    pid: int, tmuxSessionId: str, tmuxSessionName: str, tmuxSocket: optional(nullable(str)), hosts: optional(list(str)), tasks: int,
+    // The supervisor's line to tmux: its control connection, whether changes come as events, the
+    // whole reconciliations run so far. Absent in the replies of supervisors from before it.
+    tmuxLink: optional(object({ connection: oneOf({ up: true, down: true, off: true }), events: bool, note: nullable(str), reconciliations: int })),
+  }),
   run: taskId,
   ls: list(lsRecordCheck),
   rerun: taskId,

@@ -35,6 +35,7 @@ import { readStart, setUpServer } from './startup.js';
 import { clearMark, liveSupervisor, parseMark } from './supervisor-mark.js';
 import { restoreSupervisorWindow } from './supervisor-window.js';
 import { fleetTmux } from '../tmux/tmux-adapter.js';
+import { linkTmux } from '../tmux/tmux-link.js';
 import { paneDiedHook } from '../tmux/tmux-commands.js';
 import { startWakeups, type Wakeups } from './wakeups.js';
 
@@ -103,20 +104,24 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
   });
   const home = userHome(env);
   const root = captureRoot(env);
+  // From here on tmux is asked over one control connection while it is up (tmux-link.ts).
+  const link = linkTmux(tmux, { session: sessionId, env, log });
+  const run = link.tmux;
 
   let onChange = () => {};
-  const notify = notifier({ bell: opts.bell }, { paneTty: (paneId) => displayMessage(tmux, paneId, '#{pane_tty}'), log });
+  const notify = notifier({ bell: opts.bell }, { paneTty: (paneId) => displayMessage(run, paneId, '#{pane_tty}'), log });
   const alerts = new Alerts(opts.notify, opts.notifyCommand === null ? [] : [{ type: 'shell', command: opts.notifyCommand }], {
     env, platform: process.platform, now: deps.now, log,
-    clients: () => listClients(tmux),
-    clientTtys: async () => (await listClients(tmux)).map((c) => c.tty),
+    clients: () => listClients(run),
+    clientTtys: async () => (await listClients(run)).map((c) => c.tty),
     attentionNow: (taskId) => {
       const task = supervisor.taskList().find((t) => t.id === taskId);
       return task === undefined ? null : supervisor.attentionOf(task);
     },
   });
   const supervisor = new Supervisor({
-    tmux: fleetTmux(tmux, sessionId, primed),
+    tmux: fleetTmux(run, sessionId, primed),
+    tmuxLink: () => link.state(),
     statePath: files.state,
     controlSocket: files.socket,
     paneDiedHook: paneDiedHook(files.socket),
@@ -159,6 +164,7 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
     guard?.stop();
     server.close();
     await watchers.closeAll();
+    await link.stop();
     // A runtime dir replaced meanwhile (by a symlink, say) is not ours to remove files from.
     if (isSafeDir(files.dir)) {
       removeFile(files.socket);
@@ -179,16 +185,16 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
       await downInOrder({
         stopTasks: () => supervisor.stopAll(), // after the requests in flight
         snapshot: recovery,
-        tearDown: () => tearDown(tmux, files, root, supervisor, [opts.rerunKey, opts.nextKey], log),
+        tearDown: () => tearDown(run, files, root, supervisor, [opts.rerunKey, opts.nextKey], log),
       });
     } catch (error) {
       goingDown = null;
-      wakeups = startWakeups(tmux, files.socket, supervisor, log);
+      wakeups = startWakeups(run, files.socket, supervisor, log, link.eventsFlow);
       guard = startGuard();
       log(`down did not finish: ${(error as Error).message}`);
       throw new FleetError(`down did not finish: ${(error as Error).message}; run fleetcom down again`);
     }
-    await restoreSupervisorWindow(tmux, pane).catch((e: Error) => log(`could not restore this window's name: ${e.message}`));
+    await restoreSupervisorWindow(run, pane).catch((e: Error) => log(`could not restore this window's name: ${e.message}`));
     await closeServer();
     setImmediate(() => stop({ down: true, code: 0 }));
   })());
@@ -223,14 +229,14 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
   });
 
   try {
-    await adoptLeftTasks(supervisor, tmux, { sessionId, files, root, env, cwd: deps.cwd, now: deps.now(), log }, start);
+    await adoptLeftTasks(supervisor, run, { sessionId, files, root, env, cwd: deps.cwd, now: deps.now(), log }, start);
     if (opts.adoptPanes) {
       const taken = await supervisor.adoptPanes(sessionId);
       for (const pane of taken.refused) log(`not adopted: pane ${pane.paneId}: ${pane.why ?? 'refused'}`);
     }
     await watchers.follow();
     watchers.dropIdle();
-    await setUpServer(tmux, { pane, read: start, keys, mark: { socket: files.socket, me }, log });
+    await setUpServer(run, { pane, read: start, keys, mark: { socket: files.socket, me }, log });
     if (opts.load.length > 0) {
       const result = await supervisor.handle({ op: 'load', tasks: opts.load, env });
       // Summed up by reason: a recipe of thousands of entries must not flood the log.
@@ -248,7 +254,12 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
     throw error;
   }
 
-  wakeups = startWakeups(tmux, files.socket, supervisor, log);
+  wakeups = startWakeups(run, files.socket, supervisor, log, link.eventsFlow);
+  link.serve({
+    titleChanged: (paneId, title) => supervisor.titleChanged(paneId, title),
+    windowsClosed: (windowIds) => supervisor.windowsClosed(windowIds),
+    lookSoon: () => wakeups?.soon(),
+  });
   guard = startGuard();
   // The worktree tasks' branch state, for ls and the dashboard (supervisor/worktree-statuses.ts).
   const worktreeTimer = setInterval(() => {
@@ -263,7 +274,7 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
   for (const s of SIGNALS) process.on(s, onSignal);
 
   const context: FleetUiContext = {
-    tmux, sessionId, pane,
+    tmux: run, sessionId, pane,
     fleet: { tasks: () => supervisor.taskList(), attention: (task) => supervisor.attentionOf(task), handle, worktreeStatus: (path) => supervisor.worktreeStatus(path) },
     quit: down, env, cwd: deps.cwd, home, sessionDir: sessionDir(env), scratchDir: files.dir, now: deps.now, log,
     remoteAttention: (task, previous) => alerts.remote(task, previous),
@@ -280,7 +291,7 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
   ui?.close();
   ui = null;
   if (!result.down) {
-    await restoreSupervisorWindow(tmux, pane).catch(() => undefined); // this pane supervises no more
+    await restoreSupervisorWindow(run, pane).catch(() => undefined); // this pane supervises no more
     await recovery.close(false); // kept, not closed: the tasks live on in tmux
     await closeServer();
   }

@@ -16,6 +16,7 @@ import { recordOf } from './task-record.js';
 import { TaskTable } from './task-table.js';
 import type { Task } from './task.js';
 import type { FleetTmux } from '../tmux/tmux-port.js';
+import type { TmuxLinkState } from '../tmux/tmux-link.js';
 import { lsRecord } from './views.js';
 import { WindowMarks } from '../spawn/window-marks.js';
 import { WorktreeStatuses } from './worktree-statuses.js';
@@ -41,6 +42,8 @@ export interface SupervisorDeps {
   idleMs?: number;
   /** A task's attention changed (not persisted: it is rebuilt from the signal files). */
   onAttention?: (change: AttentionChange) => void;
+  /** The state of the supervisor's line to tmux (`status` tells it; fleet/tmux/tmux-link.ts). */
+  tmuxLink?: () => TmuxLinkState;
   /** The proc file system's root for the parked-job check (default /proc). */
   procRoot?: string;
   /** The record of the worktree fleetcom made at this path, or null (an adopted agent's directory). */
@@ -53,6 +56,8 @@ export class FleetState {
   readonly attention: AttentionBoard;
   readonly marks: WindowMarks;
   readonly worktrees = new WorktreeStatuses();
+  /** Whole reconciliations run so far (`status` says it: what tmux's events spared). */
+  reconciliations = 0;
 
   constructor(readonly deps: SupervisorDeps) {
     this.namespaces = new CaptureNamespaces(deps.installNamespace, deps.log);

@@ -23,7 +23,12 @@ export class TaskOperations implements RequestTarget {
 
   status(): ReplyOf<'status'> {
     const { tmuxSession } = this.fleet.deps;
-    return { pid: process.pid, tmuxSessionId: tmuxSession.id, tmuxSessionName: tmuxSession.name, tmuxSocket: tmuxSession.socket ?? null, hosts: [...(this.fleet.deps.hosts ?? [])], tasks: this.fleet.tasks.size };
+    const link = this.fleet.deps.tmuxLink?.();
+    return {
+      pid: process.pid, tmuxSessionId: tmuxSession.id, tmuxSessionName: tmuxSession.name, tmuxSocket: tmuxSession.socket ?? null,
+      hosts: [...(this.fleet.deps.hosts ?? [])], tasks: this.fleet.tasks.size,
+      ...(link === undefined ? {} : { tmuxLink: { ...link, reconciliations: this.fleet.reconciliations } }),
+    };
   }
 
   list(): LsRecord[] {
