@@ -1,13 +1,26 @@
 // The steps that fault fleetcom's world: SIGKILL of the supervisor (then up), an outage with
 // the agents busy meanwhile, SIGKILL of the tmux server (then up and recover), SIGSTOP and
-// SIGCONT of the supervisor, the runtime dir or a capture namespace swept, a save on a full disk.
-import { copyFileSync, readFileSync } from 'node:fs';
+// SIGCONT of the supervisor, the runtime dir or a capture namespace swept, a save on a full disk,
+// a capture payload that fails the check written into a live agent's capture file.
+import { appendFileSync, copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { recipeEntries, resumeOf } from './checker.mjs';
 import { CLEAR, QUIT, lastRecipe, livePid, lsJson, supervisorPid, typeAndWait, upAgain, waitGone } from './step-helpers.mjs';
 import { cliPath, until } from './world.mjs';
 
-export const FAULTS = new Set(['kill-supervisor', 'kill-server', 'outage', 'stop-supervisor', 'sweep-runtime', 'sweep-namespace', 'full-disk-save']);
+export const FAULTS = new Set(['kill-supervisor', 'kill-server', 'outage', 'stop-supervisor', 'sweep-runtime', 'sweep-namespace', 'full-disk-save', 'bad-payload']);
+
+/** An id that fails every agent's check (upper case), and payloads that carry it or no id at all. */
+const UPPER_ID = 'ABCDEF01-2345-4678-9ABC-DEF012345678';
+const BAD_PAYLOADS = [
+  { session_id: UPPER_ID, hook_event_name: 'SessionStart', source: 'startup', type: 'agent-turn-complete', 'thread-id': UPPER_ID, id: UPPER_ID },
+  // A valid id, but no hook's payload: claude's SessionStart names its event (measured).
+  { session_id: '11111111-2222-4333-8444-555555555555' },
+  '{"session_id": "torn',
+  'not JSON at all',
+];
+/** Agents whose hook writes the whole capture file anew; the others append a line each. */
+const WHOLE_FILE = new Set(['claude', 'copilot']);
 
 export async function runFaultStep(ctx) {
   const { world, slots, step } = ctx;
@@ -104,8 +117,37 @@ export async function runFaultStep(ctx) {
     }
     case 'full-disk-save':
       return fullDiskSave(ctx);
+    case 'bad-payload': {
+      // It says nothing of where the agent is: no later resume may change because of it (the
+      // checker judges every save against the agents' own record).
+      if (!slot) return 'skipped';
+      const pid = livePid(world, slot);
+      const file = pid === null ? null : captureFileOf(pid);
+      if (file === null) return 'skipped (no live capture file)';
+      // Each in turn: the steps of a history are drawn, not their contents.
+      world.badPayloads = (world.badPayloads ?? -1) + 1;
+      const bad = BAD_PAYLOADS[world.badPayloads % BAD_PAYLOADS.length];
+      const text = `${typeof bad === 'string' ? bad : JSON.stringify(bad)}\n`;
+      try {
+        if (WHOLE_FILE.has(slot.kind)) writeFileSync(file, text);
+        else appendFileSync(file, text);
+      } catch (error) {
+        return `skipped (${error.code ?? error.message})`;
+      }
+      return `wrote ${JSON.stringify(text.trim()).slice(0, 60)} into ${slot.kind}'s capture file`;
+    }
     default:
       return `unknown op ${step.op}`;
+  }
+}
+
+/** The capture file fleetcom gave a live agent process (its FLEETCOM_CAPTURE_FILE), or null. */
+function captureFileOf(pid) {
+  try {
+    const entry = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').find((e) => e.startsWith('FLEETCOM_CAPTURE_FILE='));
+    return entry ? entry.slice('FLEETCOM_CAPTURE_FILE='.length) || null : null;
+  } catch {
+    return null;
   }
 }
 

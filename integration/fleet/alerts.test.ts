@@ -1,7 +1,7 @@
 // Alerts end to end: the fake claude's hooks make a task need the user, the supervisor's rules
 // decide, and a loopback webhook (or a command, or an attached client's terminal) receives it.
 import { execa } from 'execa';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { alertSink } from '../helpers/alert-sink.js';
@@ -63,6 +63,20 @@ describe('the alert rules', () => {
     expect(typeof request?.body.host).toBe('string');
     await waitFor(async () => (await logCount(fleet, 'alert: claude is waiting for you')) === 1, { what: 'the alert in the log' });
     expect(sink.requests).toHaveLength(1);
+  });
+
+  it('alert for a turn whose prompt and reply reach the supervisor in one write (a turn too fast to see between two reads)', async () => {
+    const sink = await alertSink();
+    const { sb, fleet } = await alertWorld({ delaySeconds: 0, cooldownSeconds: 0, targets: [{ type: 'webhook', url: sink.url }] });
+    const task = await startClaude(sb, fleet);
+    const [start] = await sb.agentStarts();
+    const capture = start!.env.FLEETCOM_CAPTURE_FILE!;
+    const hook = (event: string) => JSON.stringify({ session_id: start!.argv[1], hook_event_name: event });
+    // Both hooks in one write: the supervisor can only ever read them together.
+    appendFileSync(capture.replace(/\.json$/, '.events'), `${hook('UserPromptSubmit')}\n${hook('Stop')}\n`);
+    await waitFor(() => sink.requests.length === 1, { what: 'the alert of the turn' });
+    expect(sink.requests[0]?.body).toMatchObject({ task: task.id, attention: 'waiting' });
+    expect(await fleet.task(task.id)).toMatchObject({ attention: 'waiting' });
   });
 
   it('keep one alert per kind within the cooldown; a question alerts with its own text, then a permission', async () => {

@@ -1,4 +1,5 @@
 // Each agent's conversation id through each channel, as `ls --json` and a rerun see it.
+import { writeFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { startFleet, type Fleet } from '../helpers/fleet.js';
 import { typeLine, waitForText } from '../helpers/pane.js';
@@ -51,6 +52,30 @@ describe('conversation ids by channel', () => {
     const exited = await fleet.waitTask(task.id, (t) => t.state === 'exited', 'exited');
     expect(exited).toMatchObject({ idSource: 'exit-hint', conversationId: second.conversationId });
     expect(exited.resumeCommand).toBe(`claude --resume '${second.conversationId}'`);
+  });
+
+  it('claude: a capture payload that is not a valid SessionStart changes nothing ls or save say', async () => {
+    const sb = await useSandbox();
+    const fleet = await startFleet(sb);
+    const task = await started(fleet, 'claude');
+    await talk(sb, task.paneId, '? for shortcuts', 'in the first conversation');
+    const first = (await fleet.waitTask(task.id, (t) => t.idSource === 'capture', 'captured')).conversationId;
+    // After a /clear and a message the task is in a conversation its pin is not.
+    await typeLine(sb, task.paneId, '/clear');
+    await talk(sb, task.paneId, '>', 'in the second conversation');
+    const second = (await fleet.waitTask(task.id, (t) => t.conversationId !== first && t.idSource === 'capture', 'new capture')).conversationId!;
+    const capture = (await startsOf(sb, 1))[0]!.env.FLEETCOM_CAPTURE_FILE!;
+    const saved = async () => JSON.parse((await fleet.cli('save', '--stdout')).stdout).dirs[sb.dir] as string[];
+    for (const payload of [
+      JSON.stringify({ session_id: second.toUpperCase(), hook_event_name: 'SessionStart', source: 'startup' }),
+      JSON.stringify({ session_id: '11111111-2222-4333-8444-555555555555' }),
+      'not JSON at all',
+    ]) {
+      await writeFile(capture, `${payload}\n`);
+      // ls and save read the file afresh; asked again while the watcher reads it too.
+      for (let i = 0; i < 5; i++) expect(await fleet.task(task.id)).toMatchObject({ conversationId: second, idSource: 'capture' });
+      expect(await saved()).toEqual([`claude --resume '${second}'`]);
+    }
   });
 
   it('claude that never got a message reruns bare', async () => {

@@ -16,6 +16,7 @@ import type { ReplyTo, Request } from './protocol.js';
 import { replyChecks } from './replies.js';
 import type { Check } from './shape.js';
 import { KEEPALIVE_MS, PROTOCOL_VERSION, readReply } from './reply.js';
+import { takeEvents } from './stream.js';
 import { assertTrustedSocket } from './trusted-socket.js';
 
 const NO_FLEET_CODES = new Set(['ENOENT', 'ECONNREFUSED', 'ENOTSOCK', 'ENOTDIR']);
@@ -35,6 +36,25 @@ export interface CallOptions {
 }
 
 export async function callSupervisor<R extends Request>(socketPath: string, request: R, opts: CallOptions = {}): Promise<ReplyTo<R>> {
+  return (await call(socketPath, request, opts, null)) as ReplyTo<R>;
+}
+
+export interface StreamOptions extends CallOptions {
+  /**
+   * Each event of the stream, as sent (input: the caller checks its shape). Returning 'stop'
+   * ends the stream from this end: the connection is closed and the call resolves with null.
+   */
+  onEvent(event: unknown): void | 'stop';
+}
+
+/** A request whose reply is a stream (control/stream.ts): its events, then its result. */
+export async function streamSupervisor<R extends Request>(socketPath: string, request: R, opts: StreamOptions): Promise<ReplyTo<R> | null> {
+  return call(socketPath, request, opts, opts.onEvent);
+}
+
+type OnEvent = StreamOptions['onEvent'];
+
+async function call<R extends Request>(socketPath: string, request: R, opts: CallOptions, onEvent: OnEvent | null): Promise<ReplyTo<R> | null> {
   assertTrustedSocket(socketPath);
   const lock = runtimeFiles(dirname(socketPath)).lock;
   const before = lockedSupervisor(lock);
@@ -44,12 +64,13 @@ export async function callSupervisor<R extends Request>(socketPath: string, requ
     const now = lockedSupervisor(lock);
     return now?.stopped ? now.pid : null;
   };
-  const text = await exchange(socketPath, `${JSON.stringify({ v: PROTOCOL_VERSION, ...request })}\n`, silenceMs, stoppedPid).catch((error: unknown) => {
+  const text = await exchange(socketPath, `${JSON.stringify({ v: PROTOCOL_VERSION, ...request })}\n`, silenceMs, stoppedPid, onEvent).catch((error: unknown) => {
     if (error instanceof StoppedWhileWaiting) throw stoppedError(error.pid);
     if (error !== SILENT) throw error;
     const now = lockedSupervisor(lock);
     throw now?.stopped ? stoppedError(now.pid) : silentError(now?.pid ?? null, socketPath, silenceMs);
   });
+  if (text === null) return null;
   let reply;
   try {
     reply = readReply(JSON.parse(text));
@@ -94,8 +115,11 @@ class StoppedWhileWaiting {
 /** How often a waiting call looks whether the supervisor has been stopped meanwhile. */
 const STOPPED_LOOK_MS = KEEPALIVE_MS / 2;
 
-/** The reply's text: one JSON document, after any keepalive whitespace. */
-function exchange(socketPath: string, line: string, silenceMs: number, stoppedPid: () => number | null): Promise<string> {
+/**
+ * The reply's text: one JSON document, after any keepalive whitespace and, for a stream, after
+ * its event lines (each handed to `onEvent` as it arrives). null: `onEvent` stopped the stream.
+ */
+function exchange(socketPath: string, line: string, silenceMs: number, stoppedPid: () => number | null, onEvent: OnEvent | null): Promise<string | null> {
   return new Promise((resolve, reject) => {
     const socket = connect(socketPath);
     let reply = '';
@@ -133,6 +157,33 @@ function exchange(socketPath: string, line: string, silenceMs: number, stoppedPi
     socket.on('data', (chunk: string) => {
       reply += chunk;
       quiet();
+      if (onEvent === null) return;
+      let taken;
+      try {
+        taken = takeEvents(reply);
+      } catch {
+        end();
+        socket.destroy();
+        reject(new FleetError(`the supervisor sent an unreadable event: ${reply.trim().slice(0, 200)}`));
+        return;
+      }
+      reply = taken.rest;
+      for (const event of taken.events) {
+        let said;
+        try {
+          said = onEvent(event);
+        } catch (error) {
+          end();
+          socket.destroy();
+          reject(error);
+          return;
+        }
+        if (said !== 'stop') continue;
+        end();
+        socket.destroy();
+        resolve(null);
+        return;
+      }
     });
     socket.on('end', () => {
       end();

@@ -3,7 +3,9 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { errorMessage, FleetError } from '../errors.js';
 import { removeFile, restrictToOwner } from '../fs-safety.js';
 import { failure, isReply, KEEPALIVE_MS, parseRequest, type Reply, type Request } from './protocol.js';
+import { eventLine, Streamed, type StreamOut } from './stream.js';
 
+/** A request's result, or a `Streamed` whose events go out before its result. */
 export type Handler = (request: Request) => Promise<unknown>;
 
 const MAX_REQUEST_BYTES = 4 * 1024 * 1024;
@@ -40,19 +42,43 @@ function serve(socket: Socket, handle: Handler): void {
     const keepalive = setInterval(() => {
       if (!socket.destroyed) socket.write(' ');
     }, KEEPALIVE_MS);
-    void answer(line, handle).then((reply) => {
+    void answer(line, handle, socket).then((reply) => {
       clearInterval(keepalive);
       if (!socket.destroyed) socket.end(`${JSON.stringify(reply)}\n`);
     });
   });
 }
 
-async function answer(line: string, handle: Handler): Promise<Reply> {
+async function answer(line: string, handle: Handler, socket: Socket): Promise<Reply> {
   const request = line.length > MAX_REQUEST_BYTES ? failure('request too large') : parseRequest(line);
   if (isReply(request)) return request;
   try {
-    return { ok: true, result: (await handle(request)) ?? null };
+    const result = await handle(request);
+    if (result instanceof Streamed) return { ok: true, result: (await result.run(streamOut(socket))) ?? null };
+    return { ok: true, result: result ?? null };
   } catch (error) {
     return failure(errorMessage(error), error instanceof FleetError ? error.exitCode : 1);
   }
+}
+
+function streamOut(socket: Socket): StreamOut {
+  const gone = new AbortController();
+  const leave = () => gone.abort();
+  socket.once('close', leave);
+  if (socket.destroyed) leave();
+  return {
+    send: (event) => (socket.destroyed ? false : socket.write(eventLine(event))),
+    drained: () =>
+      new Promise((resolve) => {
+        if (socket.destroyed || !socket.writableNeedDrain) return resolve();
+        const done = () => {
+          socket.off('drain', done);
+          socket.off('close', done);
+          resolve();
+        };
+        socket.once('drain', done);
+        socket.once('close', done);
+      }),
+    signal: gone.signal,
+  };
 }

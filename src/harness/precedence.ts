@@ -33,9 +33,10 @@ export function resolveId(evidence: RunEvidence, opts: ResolveOptions): Resolved
   // Read once, and only for a check below that needs it (reached only when the capture named nothing usable).
   const needed = evidence.capturedBefore != null || harness.captureIsCurrent === true;
   const file = needed && evidence.captureFile !== null ? readTextFile(evidence.captureFile) : null;
-  // The capture file is gone (swept with its namespace): the id it named last, as recorded.
-  const lost = file !== null && file.kind !== 'text' && evidence.capturedBefore != null;
-  const before = lost ? owner(evidence.capturedBefore ?? null) : null;
+  // The capture file is gone (swept with its namespace) or names no valid id (a payload that
+  // fails the check says nothing of where the agent is): the id it named last, as recorded.
+  const silent = file !== null && capturedNothing(evidence, file) && evidence.capturedBefore != null;
+  const before = silent ? owner(evidence.capturedBefore ?? null) : null;
   if (usable(before)) return { id: before, source: 'capture' };
 
   const pinned = owner(evidence.pinnedId);
@@ -57,8 +58,13 @@ export function resolveId(evidence: RunEvidence, opts: ResolveOptions): Resolved
 function leftPinned(evidence: RunEvidence, pinned: string, file: ReturnType<typeof readTextFile> | null): boolean {
   const harness = harnessFor(evidence.harness);
   if (harness.captureIsCurrent !== true || file === null) return false;
-  // A lost file: the id recorded from it says where the agent was last.
-  if (file.kind !== 'text') return harness.isId(evidence.capturedBefore ?? null) && evidence.capturedBefore !== pinned;
-  const newest = harness.parseCapture(file.text).at(-1);
+  // A lost or silent file: the id recorded from it says where the agent was last.
+  if (capturedNothing(evidence, file)) return harness.isId(evidence.capturedBefore ?? null) && evidence.capturedBefore !== pinned;
+  const newest = harness.parseCapture(file.kind === 'text' ? file.text : '').at(-1);
   return newest !== undefined && harness.isId(newest) && newest !== pinned;
+}
+
+/** The capture file names no valid id: it is gone or unreadable, or holds nothing that passes the check. */
+function capturedNothing(evidence: RunEvidence, file: ReturnType<typeof readTextFile>): boolean {
+  return file.kind !== 'text' || harnessFor(evidence.harness).parseCapture(file.text).length === 0;
 }

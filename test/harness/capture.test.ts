@@ -123,6 +123,8 @@ describe('the claude capture payload', () => {
     ['an uppercase id', hook(ID.toUpperCase()), null],
     ['an injection', hook(`${ID}'; rm -rf ~; '`), null],
     ['an array', JSON.stringify([{ session_id: ID }]), null],
+    ['a payload that names no hook event', JSON.stringify({ session_id: ID }), null],
+    ['the payload of another hook', JSON.stringify({ session_id: ID, hook_event_name: 'Stop' }), null],
     ['an empty file', '', null],
   ])('reads %s as %s', (_label, text, expected) => {
     const home = tempDir();

@@ -41,7 +41,7 @@ describe('id precedence for claude', () => {
     for (const id of [P, OTHER, ID]) transcript(home, id);
     const captureFile = write(path.join(tempDir(), 'task-1-1.json'), '');
     expect(resolveId(claudeRun(home, { captureFile }), save)).toEqual({ id: P, source: 'pinned' });
-    write(captureFile, JSON.stringify({ session_id: OTHER, source: 'clear' }));
+    write(captureFile, JSON.stringify({ session_id: OTHER, hook_event_name: 'SessionStart', source: 'clear' }));
     expect(resolveId(claudeRun(home, { captureFile }), save)).toEqual({ id: OTHER, source: 'capture' });
     const hint = ID;
     expect(resolveId(claudeRun(home, { captureFile, exitHint: hint }), save)).toEqual({ id: ID, source: 'exit-hint' });
@@ -76,6 +76,22 @@ describe('id precedence for claude', () => {
     expect(resolveId(claudeRun(home, { captureFile: hookFile(fresh), capturedBefore: OTHER }), save)).toBeNull();
     // A record that is not an id is input, and ignored: the pin stands as before.
     expect(resolveId(claudeRun(home, { captureFile, capturedBefore: 'not-an-id' }), save)).toEqual({ id: P, source: 'pinned' });
+  });
+
+  it.each([
+    ['an id that fails the check (upper-cased)', JSON.stringify({ session_id: ID.toUpperCase(), hook_event_name: 'SessionStart' })],
+    ['a valid id in a payload that is no SessionStart', JSON.stringify({ session_id: 'dddddddd-2222-4333-8444-555555555555' })],
+    ['a payload that is not JSON', 'not json at all'],
+    ['a payload without a session_id', JSON.stringify({ hook_event_name: 'SessionStart' })],
+    ['an empty file', ''],
+  ])('keeps the id the capture named last when the file now holds %s, never falling back to the pin it left', (_label, text) => {
+    const home = tempDir();
+    for (const id of [P, OTHER]) transcript(home, id);
+    const captureFile = write(path.join(tempDir(), 'task-1-0.json'), text);
+    expect(resolveId(claudeRun(home, { captureFile, capturedBefore: OTHER }), save)).toEqual({ id: OTHER, source: 'capture' });
+    expect(resolveId(claudeRun(home, { captureFile, capturedBefore: OTHER, pinnedId: null }), rerun)).toEqual({ id: OTHER, source: 'capture' });
+    // With nothing recorded yet, such a file names nothing and the pin stands.
+    expect(resolveId(claudeRun(home, { captureFile }), save)).toEqual({ id: P, source: 'pinned' });
   });
 
   it('does not correlate a pinned claude, even when one transcript would match', () => {

@@ -56,6 +56,9 @@ export class AttentionBoard {
     const before = entry.state.attention;
     const beforeQuestion = entry.state.question === true;
     let notify = false;
+    // The attention the last change left, when the batch changed it at all: a turn that began
+    // and ended between two reads (a prompt and its reply in one batch) is still a turn.
+    let lastFrom: Attention | null | undefined;
     const ignored: string[] = [];
     const now = this.deps.now();
     for (const payload of batch.payloads) {
@@ -75,14 +78,18 @@ export class AttentionBoard {
         continue;
       }
       entry.state = step.state;
-      if (step.kind === 'changed') notify = worthNotifying(step.from, step.state.attention, result.signal) || result.signal.question === true;
+      if (step.kind === 'changed') {
+        notify = worthNotifying(step.from, step.state.attention, result.signal) || result.signal.question === true;
+        lastFrom = step.from;
+      }
     }
     // The codex notifier appends every payload to the capture file; most are not attention's.
     if (ignored.length > 0 && rule.file === 'events') {
       this.deps.log(`task ${task.id}: ignored ${ignored.length} event(s): ${ignored[0]}${ignored.length > 1 ? ', …' : ''}`);
     }
-    if (entry.state.attention === before && (entry.state.question === true) === beforeQuestion) return null;
-    return { task, from: before, state: entry.state, notify: notify && !opts.quiet };
+    if (lastFrom === undefined) return null;
+    if (entry.state.attention === before && (entry.state.question === true) === beforeQuestion && lastFrom === before) return null;
+    return { task, from: lastFrom, state: entry.state, notify: notify && !opts.quiet };
   }
 
   /**

@@ -37,7 +37,12 @@ function instrument(detection: AgentDetection, input: InstrumentInput): Instrume
   return pinnedLaunch(detection, input, { suffix: settingsSuffix(input.namespace), env: { FLEETCOM_CAPTURE_FILE: input.captureFile }, captures: true });
 }
 
-/** The hook payload's `session_id`, when the text is that JSON and the id is valid. */
+/**
+ * The hook payload's `session_id`, when the text is SessionStart's JSON and the id is valid.
+ * Only that hook writes the file, and claude names the event in every payload (measured on
+ * 2.1.197 and 2.1.332): a payload that does not is not claude's, and says nothing of where the
+ * agent is — read as one, a stray `{"session_id":…}` would move the task off its conversation.
+ */
 function parseCapture(text: string): string[] {
   let value: unknown;
   try {
@@ -45,7 +50,8 @@ function parseCapture(text: string): string[] {
   } catch {
     return [];
   }
-  const sessionId = isJsonObject(value) ? value.session_id : undefined;
+  if (!isJsonObject(value) || value.hook_event_name !== 'SessionStart') return [];
+  const sessionId = value.session_id;
   return typeof sessionId === 'string' && isValidId(sessionId) ? [sessionId] : [];
 }
 
