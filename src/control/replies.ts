@@ -134,6 +134,22 @@ export const replyChecks = {
   // The fleet's tmux server, its panes running hand-started agents, and a word about the caller's server.
   adoptable: object({ tmuxSocket: str, panes: list(agentPaneCheck), note: nullable(str) }),
   adopt: object({ adopted: list(object({ id: int, paneId: str })), refused: list(agentPaneCheck) }),
+  // Why a watched pane's stream ended on the supervisor's side (the pane went, the fleet went down).
+  watch: object({ reason: str }),
+  input: nothing,
 };
+
+/**
+ * An event of a `watch` stream: the pane's screen as terminal bytes (clear, its lines, the
+ * cursor placed; after a pause too), or the bytes it wrote since; `data` is base64.
+ */
+export type WatchEvent = { kind: 'screen'; width: number; height: number; data: string } | { kind: 'output'; data: string };
+
+const screenEvent = object({ kind: oneOf({ screen: true }), width: int, height: int, data: str });
+const outputEvent = object({ kind: oneOf({ output: true }), data: str });
+
+/** Checks a `watch` event as a client receives it (streamSupervisor hands events on unchecked). */
+export const watchEventCheck: Check<WatchEvent> = (v, path = '') =>
+  (typeof v === 'object' && v !== null && (v as { kind?: unknown }).kind === 'screen' ? screenEvent(v, path) : outputEvent(v, path));
 
 export type ReplyOf<K extends keyof typeof replyChecks> = Checked<(typeof replyChecks)[K]>;

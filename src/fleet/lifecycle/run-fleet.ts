@@ -105,7 +105,7 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
   const home = userHome(env);
   const root = captureRoot(env);
   // From here on tmux is asked over one control connection while it is up (tmux-link.ts).
-  const link = linkTmux(tmux, { session: sessionId, env, log });
+  const link = linkTmux(tmux, { session: sessionId, version: start.version, env, log });
   const run = link.tmux;
 
   let onChange = () => {};
@@ -122,6 +122,7 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
   const supervisor = new Supervisor({
     tmux: fleetTmux(run, sessionId, primed),
     tmuxLink: () => link.state(),
+    panes: link.panes,
     statePath: files.state,
     controlSocket: files.socket,
     paneDiedHook: paneDiedHook(files.socket),
@@ -213,6 +214,7 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
   const ready = new Promise<void>((resolve) => (setupDone = resolve));
   const serve = async (request: Request) => {
     await ready;
+    if (request.op === 'watch') return supervisor.watch(request.task);
     if (request.op !== 'down') return handle(request);
     await down();
     return null;

@@ -16,7 +16,7 @@ import { recordOf } from './task-record.js';
 import { TaskTable } from './task-table.js';
 import type { Task } from './task.js';
 import type { FleetTmux } from '../tmux/tmux-port.js';
-import type { TmuxLinkState } from '../tmux/tmux-link.js';
+import type { PaneIo, TmuxLinkState } from '../tmux/tmux-link.js';
 import { lsRecord } from './views.js';
 import { WindowMarks } from '../spawn/window-marks.js';
 import { WorktreeStatuses } from './worktree-statuses.js';
@@ -42,6 +42,8 @@ export interface SupervisorDeps {
   idleMs?: number;
   /** A task's attention changed (not persisted: it is rebuilt from the signal files). */
   onAttention?: (change: AttentionChange) => void;
+  /** Panes for a viewer: streamed output and input (`watch`, `input`; fleet/tmux/tmux-link.ts). */
+  panes?: PaneIo;
   /** The state of the supervisor's line to tmux (`status` tells it; fleet/tmux/tmux-link.ts). */
   tmuxLink?: () => TmuxLinkState;
   /** The proc file system's root for the parked-job check (default /proc). */

@@ -10,6 +10,8 @@ import { FleetState, type SupervisorDeps } from './fleet-state.js';
 import type { Ending, WatchTarget } from '../exits/process-watch.js';
 import { processEnded, reconcile } from '../exits/reconcile.js';
 import { titleChanged, windowsClosed } from '../exits/tmux-events.js';
+import type { Streamed } from '../../control/stream.js';
+import { viewedPane, watchStream } from './pane-view.js';
 import { dispatch, readNow, wantsStateOnly } from './requests.js';
 import { recipeOf } from '../ids/resolution.js';
 import { stopFollowed, stopProcessGroups } from '../lifecycle/stop.js';
@@ -88,6 +90,16 @@ export class Supervisor {
   windowsClosed(windowIds: ReadonlySet<string>): void {
     if (!this.fleet.tasks.values().some((task) => windowIds.has(task.windowId))) return;
     void this.enqueue(() => windowsClosed(this.fleet, windowIds)).catch(() => undefined);
+  }
+
+  /**
+   * A task's pane as a stream for a viewer (`watch`): found now, streamed outside the queue for
+   * as long as the viewer stays.
+   */
+  watch(ref: string): Streamed<ReplyOf<'watch'>> {
+    const panes = this.fleet.deps.panes;
+    if (panes === undefined) throw new FleetError('this supervisor streams no pane');
+    return watchStream(panes, viewedPane(this.fleet.tasks.lookup(ref), ref));
   }
 
   /** Whole reconciliations run since the start. */

@@ -17,6 +17,7 @@ import { shellChildren, underShell } from '../agent-panes/followed.js';
 import type { Task } from './task.js';
 import { adoptAgentPanes, listAgentPanes } from '../agent-panes/adopt-panes.js';
 import type { Warning } from '../../warnings.js';
+import { viewedPane } from './pane-view.js';
 
 export class TaskOperations implements RequestTarget {
   constructor(private readonly fleet: FleetState) {}
@@ -35,6 +36,13 @@ export class TaskOperations implements RequestTarget {
     const now = this.fleet.deps.now();
     const ids = this.fleet.currentIds(now);
     return this.fleet.tasks.values().map((task) => this.fleet.view(task, now, ids));
+  }
+
+  /** Bytes typed into the task's pane. */
+  async input(task: Task, bytes: Buffer): Promise<void> {
+    const panes = this.fleet.deps.panes;
+    if (panes === undefined) throw new FleetError('this supervisor types into no pane');
+    await panes.sendInput(viewedPane(task, String(task.id)), bytes);
   }
 
   find(ref: string): Task {

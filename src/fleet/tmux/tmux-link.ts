@@ -7,7 +7,7 @@
 import type { Env, TmuxRun, TmuxRunner } from '../../tmux/runner.js';
 import { ControlRunner } from '../../tmux/control/control-runner.js';
 import type { ControlEvent } from '../../tmux/control/parser.js';
-import { parseVersion } from '../../tmux/version.js';
+import { PaneStreams, type PaneEvent, type PaneSink, type PaneWatch } from '../../tmux/control/pane-streams.js';
 
 /** The subscription that reports every pane's title of the fleet's session as it changes. */
 export const TITLE_SUBSCRIPTION = 'fleetcom-title';
@@ -31,9 +31,19 @@ export interface TmuxLinkState {
   note: string | null;
 }
 
+/** A pane for a viewer: its screen and output as they come, and input into it (pane-streams.ts). */
+export interface PaneIo {
+  /** Why panes cannot be watched here (no connection, a tmux too old), or null. */
+  unavailable(): string | null;
+  watch(paneId: string, sink: PaneSink): PaneWatch;
+  firstScreen(paneId: string): Promise<Extract<PaneEvent, { kind: 'screen' }>>;
+  sendInput(paneId: string, bytes: Buffer): Promise<void>;
+}
+
 export interface TmuxLink {
   /** What the supervisor runs tmux through: the connection while it is up, else a client per call. */
   readonly tmux: TmuxRun;
+  readonly panes: PaneIo;
   /** The control runner (null when off): pane streams use its connection. */
   readonly control: ControlRunner | null;
   eventsFlow(): boolean;
@@ -47,10 +57,11 @@ export function controlWanted(env: Env): boolean {
   return !/^(off|0|no|false)$/i.test(env.FLEETCOM_TMUX_CONTROL ?? '');
 }
 
-export function linkTmux(spawned: TmuxRunner, opts: { session: string; env: Env; log: (line: string) => void }): TmuxLink {
+/** `version`: the server's `#{version}` (pane streams need 3.3). */
+export function linkTmux(spawned: TmuxRunner, opts: { session: string; version: string; env: Env; log: (line: string) => void }): TmuxLink {
   if (!controlWanted(opts.env)) {
     return {
-      tmux: spawned, control: null, eventsFlow: () => false, serve: () => undefined,
+      tmux: spawned, control: null, panes: paneIo(new PaneStreams(null, opts.session, opts.version), spawned), eventsFlow: () => false, serve: () => undefined,
       state: () => ({ connection: 'off', events: false, note: 'FLEETCOM_TMUX_CONTROL=off: a tmux client per command, changes seen at each reconciliation' }),
       stop: async () => undefined,
     };
@@ -78,10 +89,12 @@ export function linkTmux(spawned: TmuxRunner, opts: { session: string; env: Env;
     // A window added (%window-add) needs nothing: one fleetcom made is a task already, one
     // made outside it is none of the fleet's, and a task window moved back keeps its pane id.
   };
+  const streams = new PaneStreams(control, opts.session, opts.version);
   control.start();
   return {
     tmux: control,
     control,
+    panes: paneIo(streams, control),
     eventsFlow: () => control.subscribed(TITLE_SUBSCRIPTION),
     serve: (to) => (listener = to),
     state: () => {
@@ -90,14 +103,18 @@ export function linkTmux(spawned: TmuxRunner, opts: { session: string; env: Env;
     },
     stop: async () => {
       listener = null;
+      streams.close('the fleet is going down');
       if (batch !== null) clearTimeout(batch);
       await control.stop();
     },
   };
 }
 
-/** The tmux versions whose control clients can be sent a pane's output safely (see pane-streams.ts). */
-export function streamsSupported(version: string): boolean {
-  const v = parseVersion(`tmux ${version}`);
-  return v.major === null || v.minor === null || v.major > 3 || (v.major === 3 && v.minor >= 3);
+function paneIo(streams: PaneStreams, tmux: TmuxRun): PaneIo {
+  return {
+    unavailable: () => streams.unavailable(),
+    watch: (paneId, sink) => streams.watch(paneId, sink),
+    firstScreen: (paneId) => streams.firstScreen(tmux, paneId),
+    sendInput: (paneId, bytes) => streams.sendInput(tmux, paneId, bytes),
+  };
 }
