@@ -114,7 +114,7 @@ export const replyChecks = {
     pid: int, tmuxSessionId: str, tmuxSessionName: str, tmuxSocket: optional(nullable(str)), hosts: optional(list(str)), tasks: int,
     // The supervisor's line to tmux: its control connection, whether changes come as events, the
     // whole reconciliations run so far. Absent in the replies of supervisors from before it.
-    tmuxLink: optional(object({ connection: oneOf({ up: true, down: true, off: true }), events: bool, note: nullable(str), reconciliations: int })),
+    tmuxLink: optional(object({ connection: oneOf({ up: true, down: true, off: true }), events: bool, streams: bool, note: nullable(str), reconciliations: int })),
   }),
   run: taskId,
   ls: list(lsRecordCheck),

@@ -27,6 +27,8 @@ export interface TmuxLinkState {
   connection: 'up' | 'down' | 'off';
   /** Titles and closed windows arrive as events (the connection is up and tmux took the subscription). */
   events: boolean;
+  /** A task's pane can be watched (`watch`): the connection is up and tmux is 3.3 or newer. */
+  streams: boolean;
   /** What is missing and why; null when nothing is. */
   note: string | null;
 }
@@ -62,7 +64,7 @@ export function linkTmux(spawned: TmuxRunner, opts: { session: string; version: 
   if (!controlWanted(opts.env)) {
     return {
       tmux: spawned, control: null, panes: paneIo(new PaneStreams(null, opts.session, opts.version), spawned), eventsFlow: () => false, serve: () => undefined,
-      state: () => ({ connection: 'off', events: false, note: 'FLEETCOM_TMUX_CONTROL=off: a tmux client per command, changes seen at each reconciliation' }),
+      state: () => ({ connection: 'off', events: false, streams: false, note: 'FLEETCOM_TMUX_CONTROL=off: a tmux client per command, changes seen at each reconciliation, no pane streams' }),
       stop: async () => undefined,
     };
   }
@@ -99,7 +101,9 @@ export function linkTmux(spawned: TmuxRunner, opts: { session: string; version: 
     serve: (to) => (listener = to),
     state: () => {
       const { connected, note } = control.state();
-      return { connection: connected ? 'up' : 'down', events: control.subscribed(TITLE_SUBSCRIPTION), note };
+      const streamless = streams.unavailable();
+      const notes = [note, connected ? streamless : null].filter((n) => n !== null);
+      return { connection: connected ? 'up' : 'down', events: control.subscribed(TITLE_SUBSCRIPTION), streams: connected && streamless === null, note: notes.join('; ') || null };
     },
     stop: async () => {
       listener = null;

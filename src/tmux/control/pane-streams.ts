@@ -319,7 +319,7 @@ function screenCommands(paneId: string): string[][] {
 }
 
 /** The answer of screenCommands as terminal bytes: clear, the lines, the cursor where it is. */
-function screenOf(output: string): Extract<PaneEvent, { kind: 'screen' }> | null {
+export function screenOf(output: string): Extract<PaneEvent, { kind: 'screen' }> | null {
   const newline = output.indexOf('\n');
   const head = (newline < 0 ? output : output.slice(0, newline)).split(' ').map(Number);
   const lines = newline < 0 ? [] : output.slice(newline + 1).split('\n');
