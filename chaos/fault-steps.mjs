@@ -120,7 +120,9 @@ export async function runFaultStep(ctx) {
       return `ls meanwhile: exit ${r.code} in ${r.ms} ms; ${back ? 'connection made again' : 'no connection'}`;
     }
     case 'sweep-runtime': {
-      await import('node:fs').then((fs) => fs.rmSync(world.runtime, { recursive: true, force: true }));
+      // The supervisor may write into it while it goes (its guard, state.json): tried again, as a
+      // tmp cleaner's next pass would.
+      await import('node:fs').then((fs) => fs.rmSync(world.runtime, { recursive: true, force: true, maxRetries: 20, retryDelay: 20 }));
       return null;
     }
     case 'sweep-namespace': {
