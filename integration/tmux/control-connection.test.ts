@@ -43,7 +43,8 @@ describe('the control connection', () => {
     const command = ['capture-pane', '-p', '-J', '-S', '-', '-E', '-', '-t', forged.paneId];
     const text = await runner.runSequence([command]);
     expect(text).toBe(await sb.runner.runSequence([command]));
-    expect(text).toContain('%end 1700000000 1 1\n%begin 1 2 1\n%window-close @0\n\n%exit\nlast');
+    // tmux 3.2 keeps a line's trailing spaces, 3.3 does not.
+    expect(text.replace(/ +$/gm, '')).toContain('%end 1700000000 1 1\n%begin 1 2 1\n%window-close @0\n\n%exit\nlast');
     expect(runner.connected).toBe(true);
   });
 
