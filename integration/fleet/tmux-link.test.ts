@@ -10,7 +10,7 @@ import { CONTROL_TERM } from '../../src/tmux/control/connection.js';
 import { startFleet, type Fleet, type StartFleetOptions } from '../helpers/fleet.js';
 import { typeLine, waitForText } from '../helpers/pane.js';
 import { processAlive, useSandbox, type Sandbox } from '../helpers/sandbox.js';
-import { supervisorPid } from '../helpers/supervisor.js';
+import { killSupervisor, supervisorPid, upAgain } from '../helpers/supervisor.js';
 import { waitFor } from '../helpers/wait-for.js';
 
 /** A `tmux` first on PATH that logs each start (its argv) and runs the real one. */
@@ -190,6 +190,19 @@ describe('when the connection or the server fails', () => {
     await fleet.waitTask(done, (t) => t.state === 'exited' && t.exitStatus === 7, 'the exit recorded');
     // Events again: a closed window seen at once.
     await seenByEvent(sb, killRounds(sb, fleet, sleepers), 1_000);
+  });
+
+  it('the supervisor killed (SIGKILL): its control client leaves with it, and the next up has one of its own', async () => {
+    const sb = await useSandbox();
+    const fleet = await linkedFleet(sb);
+    await fleet.run('sleep', '600');
+    const controls = async () => (await sb.tmux('list-clients', '-F', '#{client_pid} #{client_termname}')).split('\n').filter((l) => l.endsWith(` ${CONTROL_TERM}`)).map((l) => Number(l.split(' ')[0]));
+    const [first] = await controls();
+    await killSupervisor(sb, fleet);
+    await waitFor(async () => (await controls()).length === 0 && !processAlive(first!), { what: 'the control client gone with its supervisor' });
+    await upAgain(sb, fleet);
+    await waitFor(async () => (await status(sb)).tmuxLink?.events === true, { what: 'the new supervisor\'s connection' });
+    expect(await controls()).toHaveLength(1);
   });
 
   it.each([[{}], [{ FLEETCOM_TMUX_CONTROL: 'off' }]])('the server stopped then continued: ls waits for it, the Tab does not, as without the connection (%j)', async (env) => {
