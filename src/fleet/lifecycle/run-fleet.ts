@@ -4,18 +4,19 @@ import { madeWorktreeAt } from '../../worktrees/registry.js';
 import { WORKTREE_REFRESH_MS } from '../supervisor/worktree-statuses.js';
 import { randomUUID } from 'node:crypto';
 import { capturePath } from '../../capture/capture-names.js';
-import { installNamespace, removeNamespace } from '../../capture/namespace.js';
+import { installNamespace } from '../../capture/namespace.js';
 import type { RecipeTask, Request } from '../../control/protocol.js';
 import { callerEnv, type Deps } from '../../deps.js';
-import { describeFsError, FleetError } from '../../errors.js';
+import { FleetError } from '../../errors.js';
 import { warningLines } from '../../warnings.js';
 import { ensureSafeDir, isSafeDir, removeFile } from '../../fs-safety.js';
-import { captureRoot, fleetRuntime, sessionDir, userHome, worktreeRegistryFile, type RuntimeFiles } from '../../paths.js';
-import { TmuxRunner, type TmuxRun } from '../../tmux/runner.js';
+import { captureRoot, fleetRuntime, sessionDir, userHome, worktreeRegistryFile } from '../../paths.js';
+import { TmuxRunner } from '../../tmux/runner.js';
 import { displayMessage } from '../../tmux/sessions.js';
 import { adoptLeftTasks } from '../adoption/adoption.js';
 import { CaptureWatchers } from '../ids/capture-watchers.js';
 import { downInOrder } from './down-order.js';
+import { tearDown } from './tear-down.js';
 import { fleetLog } from './fleet-log.js';
 import type { FleetUi, FleetUiContext, StartUi } from './fleet-ui.js';
 import { openControl } from './control-endpoint.js';
@@ -26,13 +27,13 @@ import { notifier } from '../attention/notify.js';
 import { Alerts } from '../attention/alerts.js';
 import { listClients } from '../../tmux/clients.js';
 import type { NotifySettings } from '../../config/notify-schema.js';
-import { rerunBinding, restoreKey } from '../rerun/rerun-key.js';
+import { rerunBinding } from '../rerun/rerun-key.js';
 import { cliPaths } from '../runtime-files.js';
 import { Supervisor } from '../supervisor/supervisor.js';
 import { identityOf } from './process-identity.js';
 import { guardRuntime, type Guard } from './runtime-guard.js';
 import { readStart, setUpServer } from './startup.js';
-import { clearMark, liveSupervisor, parseMark } from './supervisor-mark.js';
+import { liveSupervisor, parseMark } from './supervisor-mark.js';
 import { restoreSupervisorWindow } from './supervisor-window.js';
 import { fleetTmux } from '../tmux/tmux-adapter.js';
 import { linkTmux } from '../tmux/tmux-link.js';
@@ -298,19 +299,4 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
     await closeServer();
   }
   return result.code;
-}
-
-/** `down` only: bindings restored, namespaces and state.json removed (tasks already stopped). */
-async function tearDown(tmux: TmuxRun, files: RuntimeFiles, root: string, supervisor: Supervisor, keys: string[], log: (l: string) => void): Promise<void> {
-  for (const key of keys) {
-    if (key !== 'none') await restoreKey(tmux, key).catch((e: Error) => log(`could not restore the ${key} key: ${e.message}`));
-  }
-  await clearMark(tmux, files.socket).catch((e: Error) => log(`could not clear this supervisor's mark on the tmux server: ${e.message}`));
-  for (const dir of supervisor.captureNamespaces()) removeNamespace(dir, root);
-  try {
-    removeFile(files.state);
-  } catch (error) {
-    throw new FleetError(`every task stopped, but ${files.state} could not be removed: ${describeFsError(error)}`);
-  }
-  log('fleet down');
 }

@@ -7,7 +7,8 @@
 import type { Env, TmuxRun, TmuxRunner } from '../../tmux/runner.js';
 import { ControlRunner } from '../../tmux/control/control-runner.js';
 import type { ControlEvent } from '../../tmux/control/parser.js';
-import { PaneStreams, type PaneEvent, type PaneSink, type PaneWatch } from '../../tmux/control/pane-streams.js';
+import { PaneStreams, type PaneSink, type PaneWatch } from '../../tmux/control/pane-streams.js';
+import { firstScreen, sendInput, type PaneScreen } from '../../tmux/control/pane-screen.js';
 
 /** The subscription that reports every pane's title of the fleet's session as it changes. */
 export const TITLE_SUBSCRIPTION = 'fleetcom-title';
@@ -38,7 +39,7 @@ export interface PaneIo {
   /** Why panes cannot be watched here (no connection, a tmux too old), or null. */
   unavailable(): string | null;
   watch(paneId: string, sink: PaneSink): PaneWatch;
-  firstScreen(paneId: string): Promise<Extract<PaneEvent, { kind: 'screen' }>>;
+  firstScreen(paneId: string): Promise<PaneScreen>;
   sendInput(paneId: string, bytes: Buffer): Promise<void>;
 }
 
@@ -118,7 +119,7 @@ function paneIo(streams: PaneStreams, tmux: TmuxRun): PaneIo {
   return {
     unavailable: () => streams.unavailable(),
     watch: (paneId, sink) => streams.watch(paneId, sink),
-    firstScreen: (paneId) => streams.firstScreen(tmux, paneId),
-    sendInput: (paneId, bytes) => streams.sendInput(tmux, paneId, bytes),
+    firstScreen: (paneId) => firstScreen(tmux, paneId),
+    sendInput: (paneId, bytes) => sendInput(tmux, paneId, bytes),
   };
 }

@@ -16,24 +16,19 @@
 // A screen is captured in the same tmux command line that switches the pane's output on (or
 // continues it), and answers come in stream order, so the output after a screen is exactly
 // what the program wrote after it.
-//
-// tmux 3.2 crashes when a pane with output pending for a control client dies and remain-on-exit
-// keeps it (tmux issue 2828, fixed in 3.3), which every task window does: streams need 3.3.
+// Streams need tmux 3.3 (pane-screen.ts says why).
 import { FleetError } from '../../errors.js';
-import type { TmuxRun } from '../runner.js';
 import type { ControlConnection } from './connection.js';
 import type { ControlRunner } from './control-runner.js';
 import type { ControlEvent } from './parser.js';
+import { screenCommands, screenOf, streamsSupported, type PaneScreen } from './pane-screen.js';
 
 export const PAUSE_AFTER_S = 2;
 export const BUDGET_MS = 100;
 export const BUDGET_BYTES = 512 * 1024;
-/** Bytes of input per send-keys command. */
-const INPUT_CHUNK = 512;
-
 export type PaneEvent =
   /** The pane as it is now, as bytes for a terminal: clear, its lines, the cursor placed. */
-  | { kind: 'screen'; width: number; height: number; data: Buffer }
+  | PaneScreen
   /** Bytes the program wrote after the last screen. */
   | { kind: 'output'; data: Buffer }
   /** Nothing more comes (the pane is gone, the fleet goes down). */
@@ -65,16 +60,6 @@ interface Pane {
   budgetUsed: number;
   /** A continue is planned (after a flood's pause). */
   later: NodeJS.Timeout | null;
-}
-
-const GEOMETRY = '#{pane_width} #{pane_height} #{cursor_x} #{cursor_y} #{cursor_flag}';
-
-/** Whether a tmux of this `#{version}` can stream panes (see the file's comment). */
-export function streamsSupported(version: string): boolean {
-  const m = /(\d+)\.(\d+)/.exec(version);
-  if (m === null) return true; // `master`, a build from git: newer than any release
-  const [major, minor] = [Number(m[1]), Number(m[2])];
-  return major > 3 || (major === 3 && minor >= 3);
 }
 
 export class PaneStreams {
@@ -124,22 +109,6 @@ export class PaneStreams {
       },
       stop: () => this.unwatch(watched, watcher),
     };
-  }
-
-  /** The pane's screen as it is now (over the connection when it is up, else a tmux client). */
-  async firstScreen(tmux: TmuxRun, paneId: string): Promise<Extract<PaneEvent, { kind: 'screen' }>> {
-    const out = await tmux.runSequence(screenCommands(paneId));
-    const screen = screenOf(out);
-    if (screen === null) throw new FleetError(`tmux gave no screen for ${paneId}`);
-    return screen;
-  }
-
-  /** Bytes typed into the pane, as they are (`send-keys -H`). */
-  async sendInput(tmux: TmuxRun, paneId: string, bytes: Buffer): Promise<void> {
-    for (let at = 0; at < bytes.length; at += INPUT_CHUNK) {
-      const hex = [...bytes.subarray(at, at + INPUT_CHUNK)].map((b) => b.toString(16).padStart(2, '0'));
-      await tmux.runSequence([['send-keys', '-t', paneId, '-H', ...hex]]);
-    }
   }
 
   /** Every watcher is told the end (the fleet goes down). */
@@ -312,19 +281,4 @@ export class PaneStreams {
       this.start(pane);
     }
   }
-}
-
-function screenCommands(paneId: string): string[][] {
-  return [['display-message', '-p', '-t', paneId, GEOMETRY], ['capture-pane', '-p', '-e', '-t', paneId]];
-}
-
-/** The answer of screenCommands as terminal bytes: clear, the lines, the cursor where it is. */
-export function screenOf(output: string): Extract<PaneEvent, { kind: 'screen' }> | null {
-  const newline = output.indexOf('\n');
-  const head = (newline < 0 ? output : output.slice(0, newline)).split(' ').map(Number);
-  const lines = newline < 0 ? [] : output.slice(newline + 1).split('\n');
-  const [width, height, x, y, visible] = head;
-  if (head.length !== 5 || head.some((n) => !Number.isInteger(n) || n < 0)) return null;
-  const text = `\x1b[0m\x1b[H\x1b[2J${lines.slice(0, height).join('\r\n')}\x1b[0m\x1b[${y! + 1};${x! + 1}H\x1b[?25${visible === 0 ? 'l' : 'h'}`;
-  return { kind: 'screen', width: width!, height: height!, data: Buffer.from(text, 'utf8') };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { carriedOver } from '../../../src/tmux/control/control-runner.js';
-import { screenOf, streamsSupported } from '../../../src/tmux/control/pane-streams.js';
+import { screenOf, streamsSupported } from '../../../src/tmux/control/pane-screen.js';
 
 describe('carriedOver: what a control client may run as a spawned client would', () => {
   it.each<[string, string[][], boolean]>([
