@@ -237,8 +237,8 @@ export class PaneStreams {
 
   private unwatch(pane: Pane, watcher: Watcher): void {
     if (!pane.watchers.delete(watcher) || pane.watchers.size > 0) return;
-    this.forget(pane);
     this.connection()?.send([['refresh-client', '-A', `${pane.id}:off`]], () => undefined);
+    this.forget(pane);
   }
 
   private forget(pane: Pane): void {
