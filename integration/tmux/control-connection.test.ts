@@ -87,10 +87,12 @@ describe('the control connection', () => {
     expect(await runner.runSequence([['display-message', '-p', 'again']])).toBe('again');
   });
 
-  it('keeps trying while the session is gone and says so once', async () => {
+  it.each([['on'], ['off']])('keeps trying while the session is gone and says so once (detach-on-destroy %s)', async (detach) => {
     const sb = await useSandbox();
     const session = await sb.startServer();
     await sb.startServer({ name: 'other' });
+    // off: tmux moves a client of a destroyed session to another one instead of detaching it.
+    await sb.tmux('set-option', '-g', 'detach-on-destroy', detach);
     const { runner, log } = await connected(sb, session);
     await sb.tmux('kill-session', '-t', session);
     await waitFor(() => !runner.connected, { what: 'the connection to close' });

@@ -201,6 +201,9 @@ export class ControlRunner implements TmuxRun {
     this.connection = connection;
     this.attempt = 0;
     connection.onEvent((event) => {
+      // Its session destroyed, tmux may move the client to another (detach-on-destroy off):
+      // what it would report then is another session's. Made again, on this one or not at all.
+      if (event.kind === 'session-changed' && event.session !== this.opts.session) return void connection.close(`tmux moved it to session ${event.session}`);
       for (const listener of [...this.listeners]) listener(event);
     });
     connection.onClose(({ reason }) => {
