@@ -125,7 +125,9 @@ describe('changes as events', () => {
     await seenByEvent(sb, killRounds(sb, fleet, await hangupProof(sb, fleet, 3)), 1_000);
   });
 
-  it('codex\'s approval prompt, from its title, within 1.2 s and without a reconciliation', async () => {
+  // tmux reports a title at most once a second; 1.5 s leaves room for a loaded machine (the
+  // bench judges the latency itself: bench/tmux-events.bench.mjs).
+  it('codex\'s approval prompt, from its title, within about a second and without a reconciliation', async () => {
     const sb = await useSandbox();
     const fleet = await linkedFleet(sb);
     const rounds = [0, 1, 2, 3].map((): Round => {
@@ -142,10 +144,10 @@ describe('changes as events', () => {
         },
       };
     });
-    await seenByEvent(sb, rounds, 1_200);
+    await seenByEvent(sb, rounds, 1_500);
   });
 
-  it('gemini\'s states, from its title, each within 1.2 s and without a reconciliation', async () => {
+  it('gemini\'s states, from its title, each within about a second and without a reconciliation', async () => {
     const sb = await useSandbox();
     const gate = join(sb.dir, 'reply-gate');
     const fleet = await linkedFleet(sb, { env: { FAKE_GEMINI_REPLY_GATE: gate } });
@@ -169,7 +171,7 @@ describe('changes as events', () => {
       const waiting = (await nth('waiting', turns + 1)) - released;
       return Math.max(working, waiting);
     } }));
-    await seenByEvent(sb, rounds, 1_200);
+    await seenByEvent(sb, rounds, 1_500);
   });
 });
 
