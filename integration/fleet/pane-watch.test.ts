@@ -137,8 +137,9 @@ describe('a pane printing as fast as it can for 10 s', () => {
     }
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
     console.log(`${reader}: ls idle median ${median(idle)} ms, during the flood median ${median(busy)} ms, max ${Math.max(...busy)} ms (${busy.length} calls); RSS ${rssBefore.toFixed(1)} → max ${rssMax.toFixed(1)} MB; watched bytes ${received}, screens ${screens}`);
-    // On two cores tmux takes one for the flood; ls shares the other with everything else.
-    expect(Math.max(...busy)).toBeLessThan(3_000);
+    // On two cores tmux takes one for the flood; ls shares the other with everything else (and
+    // other work on the machine): within its 5 s deadline, and not slower than 5 idle ones.
+    expect(Math.max(...busy)).toBeLessThan(Math.max(5_000, 5 * median(idle)));
     expect(rssMax - rssBefore).toBeLessThan(40);
     if (reader === 'fast') await waitFor(() => screens >= 1 && received > 0, { what: 'the fast reader fed' });
     await waitForText(sb, (await fleet.task(flood)).paneId, 'flood-done', 30_000);
