@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vites
 import type { AgentPaneView } from '../src/control/protocol.js';
 import { waitFor } from '../integration/helpers/wait-for.js';
 import { clientsOf } from './helpers/clients.js';
-import { clientProcess, paneText, pressKeys, REPLY_MS, savedCommands, START_MS, submit, waitExited, waitForPayloads, waitForText, waitReady } from './helpers/drive.js';
+import { claudeComposerEmpty, clientProcess, paneText, pressKeys, REPLY_MS, savedCommands, START_MS, submit, waitExited, waitForPayloads, waitForText, waitReady } from './helpers/drive.js';
 import { killCodexDaemons } from './helpers/background.js';
 import { proven } from './helpers/proven.js';
 import { useClientWorld, type ClientWorld } from './helpers/world.js';
@@ -60,7 +60,7 @@ describe.each(clientsOf('claude'))('$agent $version (Node $node) started by hand
     expect(await w.fleet.task(id)).toMatchObject({ harness: 'claude', conversationId: first, idSource: 'process', state: expect.stringMatching(/running|idle/) });
 
     // /clear: claude rewrites its registry record; the task follows once the new one holds a message.
-    await submit(w.sb, pane, '/clear');
+    await submit(w.sb, pane, '/clear', claudeComposerEmpty);
     // Answered means claude took the message: a reply printed after its echo.
     await submit(w.sb, pane, 'after clear', (text) => text.lastIndexOf(REPLY_MARK) > text.lastIndexOf('after clear'));
     // Between /clear and the new conversation's first message the task names none (an empty
@@ -72,7 +72,8 @@ describe.each(clientsOf('claude'))('$agent $version (Node $node) started by hand
       throw new Error(`${e.message}\n--- task ---\n${JSON.stringify(await w.fleet.task(id))}\n--- pane ${pane} ---\n${await paneText(w.sb, pane).catch(() => '(gone)')}`);
     });
 
-    await submit(w.sb, pane, '/exit');
+    // Taken once the composer is empty or claude has printed its hint on the way out.
+    await submit(w.sb, pane, '/exit', (text) => claudeComposerEmpty(text) || text.includes(`claude --resume ${cleared}`));
     const exited = await waitExited(w.sb, w.fleet, await w.fleet.task(id));
     expect(exited).toMatchObject({ conversationId: cleared, idSource: 'exit-hint' });
     expect((await w.sb.tmux('display-message', '-p', '-t', pane, '#{pane_dead} #{pane_current_command}')).trim()).toBe('0 bash');

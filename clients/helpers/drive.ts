@@ -58,6 +58,17 @@ export async function submit(sb: Sandbox, pane: string, text: string, submitted?
 }
 
 /**
+ * claude's composer is empty: its last `❯` line (the composer; the ones above are the history's
+ * echoes) holds nothing. For a slash command, whose own output may not follow it: under load
+ * an Enter that came while claude drew the command's completion menu was taken by the menu,
+ * and the next text typed joined the command (`/clearafter clear`: an unknown command).
+ */
+export function claudeComposerEmpty(text: string): boolean {
+  const composer = text.split('\n').filter((line) => line.trimStart().startsWith('❯')).at(-1);
+  return composer !== undefined && composer.trimStart().slice(1).trim() === '';
+}
+
+/**
  * Presses `key`, waits for the client's `again` prompt (e.g. gemini's `Press Ctrl+C again to
  * exit.`, shown for 3 s), and presses it once more: the second press counts only while it shows.
  */

@@ -83,6 +83,15 @@ export const COMMAND_HELP: Readonly<Record<string, CommandHelp>> = {
       ['fleetcom diff 3 --stat', 'files and lines changed'],
     ],
   },
+  finish: {
+    group: 'Tasks',
+    summary: "merge a worktree task's branch, clean up",
+    examples: [
+      ['fleetcom finish 3 --dry-run', 'what it would check and do, nothing changed'],
+      ['fleetcom finish 3 --squash --commit "last touches"', 'commit, squash into its base, clean up'],
+      ['fleetcom finish 3 --pr', 'push and open a pull request; the task goes on'],
+    ],
+  },
   worktrees: {
     group: 'Tasks',
     summary: 'list the git worktrees fleetcom made',
@@ -215,6 +224,15 @@ export const COMMAND_HELP: Readonly<Record<string, CommandHelp>> = {
     examples: [
       ['fleetcom config', 'each setting, its value and its source'],
       ['fleetcom config --json', 'one document'],
+    ],
+  },
+  web: {
+    group: 'Fleet',
+    summary: 'the fleet in a browser or on a phone',
+    examples: [
+      ['fleetcom web', 'serve on 127.0.0.1:8470; open the printed URL (token in its #fragment)'],
+      ['fleetcom web --allowed-host box.tailnet.ts.net', 'behind `tailscale serve` (HTTPS inside your tailnet)'],
+      ['fleetcom web --read-only --rotate-token', 'look, never type; old links signed out'],
     ],
   },
   hosts: {

@@ -14,6 +14,7 @@ const completion = () => import('./completion.js');
 const config = () => import('./fleet/config.js');
 const doctor = () => import('./doctor/doctor.js');
 const explain = () => import('./tasks/explain.js');
+const finish = () => import('./worktrees/finish.js');
 const hostsLs = () => import('./hosts/hosts-ls.js');
 const hostsSave = () => import('./hosts/hosts-save.js');
 const history = () => import('./history/history.js');
@@ -26,6 +27,7 @@ const save = () => import('./fleet/save-client.js');
 const sessions = () => import('./fleet/sessions.js');
 const tasks = () => import('./tasks/tasks.js');
 const up = () => import('./fleet/up.js');
+const web = () => import('./web/web.js');
 const worktreeRm = () => import('./worktrees/worktree-rm.js');
 const worktrees = () => import('./worktrees/worktrees.js');
 
@@ -130,6 +132,22 @@ export function registerCommands(program: Command, deps: Deps, dispatch: Dispatc
     .action((task: string, opts) => dispatch(async () => (await worktrees()).runDiff(task, opts, deps)));
 
   program
+    .command('finish')
+    .description("merge a worktree task's branch into its target (or open a pull request), then remove the task, its worktree and its branch; every check first, nothing deleted after a failed step")
+    .argument('<task>', 'task id, %pane or @window')
+    .option('--merge', 'git merge the branch into the target (the default)')
+    .option('--squash', "one commit on the target whose message lists the branch's commits")
+    .option('--rebase', 'rebase the branch onto the target, then fast-forward the target')
+    .option('--pr', "push the branch and open a pull request with gh (else print the page that opens one); the task and its worktree stay")
+    .option('--into <branch>', 'the target branch (default: the branch the worktree was based on, else the default branch)')
+    .option('--commit <message>', "commit the worktree's uncommitted files first (without it, a dirty worktree is refused)")
+    .option('--keep-worktree', 'keep the worktree (and so its branch) after the merge')
+    .option('--keep-branch', 'keep the branch after the merge')
+    .option('--dry-run', 'print the plan and change nothing')
+    .option('--json', 'print the plan and the result as one JSON document')
+    .action((task: string, opts) => dispatch(async () => (await finish()).runFinish(task, opts, deps)));
+
+  program
     .command('worktrees')
     .description('list the git worktrees fleetcom made, with their task, branch and state')
     .option('--json', 'print one JSON document')
@@ -230,6 +248,18 @@ export function registerCommands(program: Command, deps: Deps, dispatch: Dispatc
   program
     .command('_host-report', { hidden: true })
     .action(() => dispatch(async () => (await hosts()).runHostReport(deps)));
+
+  program
+    .command('web')
+    .description('serve the fleet to a browser: live terminals, messages, permissions (token required, loopback by default)')
+    .option('--port <n>', 'the port to listen on (default 8470; 0: any free port)')
+    .option('--bind <addr>', 'the address to listen on (default 127.0.0.1)')
+    .option('--read-only', 'refuse input, messages and resumes: the page only looks')
+    .option('--allowed-host <host>', 'a Host name the page may be reached by (a tailnet name behind tailscale serve); repeatable', (value: string, list: string[] = []) => [...list, value])
+    .option('--rotate-token', 'make a new token first: every page signed in with the old one is signed out')
+    .addOption(new Option('--ping-ms <ms>').hideHelp())
+    .addOption(new Option('--poll-ms <ms>').hideHelp())
+    .action((opts) => dispatch(async () => (await web()).runWeb(opts, deps)));
 
   program
     .command('down')

@@ -53,6 +53,11 @@ export const lsRecordCheck = object({
   attention: nullable(oneOf(ATTENTIONS)),
   attentionSince: nullable(str),
   /**
+   * What the agent said while it waits (a question's text, claude's notification); null when
+   * it said nothing or does not wait. Absent in the replies of supervisors from before it was added.
+   */
+  attentionMessage: optional(nullable(str)),
+  /**
    * The git worktree it runs in, and its state against its base as last read in the
    * background (null until read). Absent in the replies of supervisors from before it was added.
    */

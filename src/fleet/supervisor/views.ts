@@ -31,6 +31,8 @@ export function lsRecord(task: Task, now: number, resolved: Resolved | null, att
     lastOutputAt: new Date(task.lastOutputAt).toISOString(),
     attention: attention.attention,
     attentionSince: attention.since === null ? null : new Date(attention.since).toISOString(),
+    // The agent's own words while it waits (a question's text, claude's notification), as the dashboard shows them.
+    attentionMessage: attention.attention === 'waiting' || attention.attention === 'permission' ? attention.message : null,
     worktree: task.worktree ? { ...task.worktree, status: worktreeStatus } : null,
   };
 }
