@@ -4,7 +4,7 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { attachClient } from '../helpers/client.js';
+import { attachClient, personFormat, personsOnly } from '../helpers/client.js';
 import { cliPath } from '../helpers/cli.js';
 import { startFleet, type Fleet } from '../helpers/fleet.js';
 import { typeLine, waitForText } from '../helpers/pane.js';
@@ -228,7 +228,7 @@ describe('the next-task key', () => {
     // The key, pressed in a real client: the same order, then round again.
     await sb.tmux('select-window', '-t', `${fleet.session}:0`);
     const { type, client } = await attachClient(sb, 'fleet');
-    const shown = async () => (await sb.tmux('list-clients', '-F', '#{window_id}')).trim();
+    const shown = async () => personsOnly(await sb.tmux('list-clients', '-F', personFormat('#{window_id}')));
     try {
       type('\x02N');
       await waitFor(async () => (await shown()) === second.windowId, { what: 'prefix N to show the permission' });

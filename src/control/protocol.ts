@@ -8,7 +8,7 @@ import { PROTOCOL_VERSION, type Reply } from './reply.js';
 import type { ReplyOf } from './replies.js';
 
 export { KEEPALIVE_MS, PROTOCOL_VERSION, type Reply } from './reply.js';
-export type { AgentPaneView, FeedEvent, LsRecord, ReplyOf, SendVerdict, WaitTask } from './replies.js';
+export type { AgentPaneView, FeedEvent, LsRecord, ReplyOf, SendVerdict, WaitTask, WatchEvent } from './replies.js';
 export { SEND_VERDICTS, WAIT_UNTIL } from './replies.js';
 import { WAIT_UNTIL } from './replies.js';
 
@@ -16,6 +16,8 @@ const env = z.record(z.string(), z.string());
 /** A task id (`3`), a pane id (`%12`) or a window id (`@7`). */
 const taskRef = z.string().regex(/^(\d+|%\d+|@\d+)$/, 'expected a task id, %pane or @window');
 const label = z.string().nullable();
+/** The most bytes one `input` request types into a pane. */
+export const MAX_INPUT_BYTES = 64 * 1024;
 /** A pane (`%12`) or a window (`@7`) of the fleet's tmux server. */
 const paneRef = z.string().regex(/^(%\d+|@\d+)$/, 'expected %pane or @window');
 /** A wait's bound: up to a day. */
@@ -61,6 +63,11 @@ export const requestSchema = z.discriminatedUnion('op', [
   z.object({ op: z.literal('output'), task: taskRef, turn: z.number().int().min(1).nullable(), screen: z.boolean() }),
   // Streamed: every transition of the fleet (or of one task) until the fleet goes down.
   z.object({ op: z.literal('events'), task: taskRef.nullable() }),
+  // A task's pane as a stream (control/stream.ts): its screen, then its output, each an event
+  // with base64 bytes (replies.ts: watchEventCheck); the reply names why it ended.
+  z.object({ op: z.literal('watch'), task: taskRef }),
+  // Bytes typed into a task's pane, base64 (at most MAX_INPUT_BYTES once decoded).
+  z.object({ op: z.literal('input'), task: taskRef, data: z.base64().max(Math.ceil(MAX_INPUT_BYTES / 3) * 4) }),
 ]);
 export type Request = z.infer<typeof requestSchema>;
 export type Op = Request['op'];

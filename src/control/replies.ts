@@ -175,7 +175,12 @@ export const waitTaskCheck = object({
 export type WaitTask = Checked<typeof waitTaskCheck>;
 
 export const replyChecks = {
-  status: object({ pid: int, tmuxSessionId: str, tmuxSessionName: str, tmuxSocket: optional(nullable(str)), hosts: optional(list(str)), tasks: int }),
+  status: object({
+    pid: int, tmuxSessionId: str, tmuxSessionName: str, tmuxSocket: optional(nullable(str)), hosts: optional(list(str)), tasks: int,
+    // The supervisor's line to tmux: its control connection, whether changes come as events, the
+    // whole reconciliations run so far. Absent in the replies of supervisors from before it.
+    tmuxLink: optional(object({ connection: oneOf({ up: true, down: true, off: true }), events: bool, streams: bool, note: nullable(str), reconciliations: int })),
+  }),
   run: taskId,
   ls: list(lsRecordCheck),
   rerun: taskId,
@@ -200,6 +205,22 @@ export const replyChecks = {
   // The stream's end, and whether it is its own: the fleet went down or the task of `events --task`
   // left it (`down`), rather than the supervisor stopping with the tasks running on.
   events: object({ ended: str, down: optional(bool) }),
+  // Why a watched pane's stream ended on the supervisor's side (the pane went, the fleet went down).
+  watch: object({ reason: str }),
+  input: nothing,
 };
+
+/**
+ * An event of a `watch` stream: the pane's screen as terminal bytes (clear, its lines, the
+ * cursor placed; after a pause too), or the bytes it wrote since; `data` is base64.
+ */
+export type WatchEvent = { kind: 'screen'; width: number; height: number; data: string } | { kind: 'output'; data: string };
+
+const screenEvent = object({ kind: oneOf({ screen: true }), width: int, height: int, data: str });
+const outputEvent = object({ kind: oneOf({ output: true }), data: str });
+
+/** Checks a `watch` event as a client receives it (streamSupervisor hands events on unchecked). */
+export const watchEventCheck: Check<WatchEvent> = (v, path = '') =>
+  (typeof v === 'object' && v !== null && (v as { kind?: unknown }).kind === 'screen' ? screenEvent(v, path) : outputEvent(v, path));
 
 export type ReplyOf<K extends keyof typeof replyChecks> = Checked<(typeof replyChecks)[K]>;

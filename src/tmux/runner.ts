@@ -51,7 +51,7 @@ export class TmuxRunner implements TmuxRun {
   readonly socketPath: string | undefined;
   readonly env: Env;
   private readonly configFile: string | undefined;
-  private readonly tmuxPath: string;
+  readonly tmuxPath: string;
 
   constructor(options: TmuxRunnerOptions = {}) {
     this.socketPath = options.socketPath;

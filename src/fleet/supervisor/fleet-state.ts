@@ -16,6 +16,7 @@ import { recordOf } from './task-record.js';
 import { TaskTable } from './task-table.js';
 import type { Task } from './task.js';
 import type { FleetTmux } from '../tmux/tmux-port.js';
+import type { PaneIo, TmuxLinkState } from '../tmux/tmux-link.js';
 import { lsRecord } from './views.js';
 import { WindowMarks } from '../spawn/window-marks.js';
 import { WorktreeStatuses } from './worktree-statuses.js';
@@ -44,6 +45,10 @@ export interface SupervisorDeps {
   onAttention?: (change: AttentionChange) => void;
   /** The largest message `send` types (config `sendMaxBytes`; default 256 KiB). */
   sendMaxBytes?: number;
+  /** Panes for a viewer: streamed output and input (`watch`, `input`; fleet/tmux/tmux-link.ts). */
+  panes?: PaneIo;
+  /** The state of the supervisor's line to tmux (`status` tells it; fleet/tmux/tmux-link.ts). */
+  tmuxLink?: () => TmuxLinkState;
   /** The proc file system's root for the parked-job check (default /proc). */
   procRoot?: string;
   /** The record of the worktree fleetcom made at this path, or null (an adopted agent's directory). */
@@ -58,6 +63,8 @@ export class FleetState {
   readonly worktrees = new WorktreeStatuses();
   /** The fleet's transitions for `events`, `wait` and `send` (turns/feed.ts). */
   readonly feed: FleetFeed;
+  /** Whole reconciliations run so far (`status` says it: what tmux's events spared). */
+  reconciliations = 0;
 
   constructor(readonly deps: SupervisorDeps) {
     this.namespaces = new CaptureNamespaces(deps.installNamespace, deps.log);

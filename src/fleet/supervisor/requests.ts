@@ -22,6 +22,7 @@ export interface RequestTarget {
   load(entries: RecipeTask[], env: Record<string, string>): Promise<ReplyOf<'load'>>;
   adoptable(caller: string | null): Promise<ReplyOf<'adoptable'>>;
   adopt(targets: string[] | null, caller: string | null): Promise<ReplyOf<'adopt'>>;
+  input(task: Task, bytes: Buffer): Promise<void>;
 }
 
 type Handlers = {
@@ -67,6 +68,14 @@ const handlers: Handlers = {
   down: () => {
     throw new FleetError('down is handled by the fleet loop');
   },
+  // A stream, answered beside the queue for as long as it lasts (Supervisor.watch).
+  watch: () => {
+    throw new FleetError('watch is handled by the fleet loop');
+  },
+  input: async (s, r) => {
+    await s.input(s.find(r.task), Buffer.from(r.data, 'base64'));
+    return null;
+  },
 };
 
 /**
@@ -84,6 +93,11 @@ const reads: { [K in QueueRequest['op']]?: (target: RequestTarget, request: Extr
   ls: (s) => s.list(),
   next: (s, r) => s.next(r.from, r.client, r.wrap),
   save: (s) => s.recipe(),
+  // Typing into a pane must not wait for a load of hundreds of tasks either.
+  input: async (s, r) => {
+    await s.input(s.find(r.task), Buffer.from(r.data, 'base64'));
+    return null;
+  },
 };
 
 /** A read its asker wants from the state as it is, even when the fleet is idle. */

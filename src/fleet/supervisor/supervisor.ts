@@ -10,6 +10,9 @@ import type { AttentionState, RunEvidence } from '../../harness/index.js';
 import { FleetState, type SupervisorDeps } from './fleet-state.js';
 import type { Ending, WatchTarget } from '../exits/process-watch.js';
 import { processEnded, reconcile } from '../exits/reconcile.js';
+import { titleChanged, windowsClosed } from '../exits/tmux-events.js';
+import type { Streamed } from '../../control/stream.js';
+import { viewedPane, watchStream } from './pane-view.js';
 import { dispatch, readNow, wantsStateOnly } from './requests.js';
 import { recipeOf } from '../ids/resolution.js';
 import { stopFollowed, stopProcessGroups } from '../lifecycle/stop.js';
@@ -86,6 +89,34 @@ export class Supervisor {
         setTimeout(() => void this.processEnded(taskId, ending, attempt + 1).catch(() => undefined), ENDED_RETRY_MS).unref();
       }
     });
+  }
+
+  /** tmux reported a pane's new title: a task's attention may follow it (codex, gemini). */
+  titleChanged(paneId: string, title: string): void {
+    // Checked before queueing: most titles are not a task's (shells, the supervisor's pane).
+    if (this.fleet.tasks.byPane(paneId) === undefined) return;
+    void this.enqueue(() => titleChanged(this.fleet, paneId, title)).catch(() => undefined);
+  }
+
+  /** tmux closed (or unlinked) these windows: a task whose pane is gone was closed outside fleetcom. */
+  windowsClosed(windowIds: ReadonlySet<string>): void {
+    if (!this.fleet.tasks.values().some((task) => windowIds.has(task.windowId))) return;
+    void this.enqueue(() => windowsClosed(this.fleet, windowIds)).catch(() => undefined);
+  }
+
+  /**
+   * A task's pane as a stream for a viewer (`watch`): found now, streamed outside the queue for
+   * as long as the viewer stays.
+   */
+  watch(ref: string): Streamed<ReplyOf<'watch'>> {
+    const panes = this.fleet.deps.panes;
+    if (panes === undefined) throw new FleetError('this supervisor streams no pane');
+    return watchStream(panes, viewedPane(this.fleet.tasks.lookup(ref), ref));
+  }
+
+  /** Whole reconciliations run since the start. */
+  get reconciliations(): number {
+    return this.fleet.reconciliations;
   }
 
   /** Takes over the tasks of a supervisor that died (before any request is served). */
