@@ -117,7 +117,7 @@ export async function run({ smoke = false } = {}) {
       { figure: `history --cwd: ${size.cwd} conversations, no cache`, unit: 'ms', samples: cold.samples, baseline: cold.floors, target: { ratio: 6 },
         note: `baseline: open each file, read its first and last 4 KiB (files of ~${kib} KiB; history reads 64 KiB ends and parses them)` },
       { figure: `history --cwd: ${size.cwd} conversations, cached`, unit: 'ms', samples: warm.samples, baseline: warm.floors, target: { ratio: 1.5 },
-        note: 'the cache file read, every file stat-ed, the cache written back; baseline as above' },
+        note: 'the cache file read, every file stat-ed (none changed, so the cache is not written again); baseline as above' },
       { figure: `history --all: ${size.all} conversations / ${DIRS} dirs, cached`, unit: 'ms', samples: all.samples, baseline: all.floors, target: { ratio: 1.5 },
         note: 'baseline: first and last 4 KiB of every file' },
       { figure: `history --search: ${size.cwd} conversations`, unit: 'ms', samples: search.samples, baseline: search.floors, target: { ratio: 3 },

@@ -7,6 +7,8 @@
 //        the calibration (bench/lib/baselines.mjs): the CPU ms of one tmux client call made
 //        by Node, measured in the same run. The ratio is "tmux calls' worth of CPU a second".
 //   RSS: VmRSS of the supervisor, sampled every second, against an idle Node's.
+//   The headless CPU also against the same fleet with FLEETCOM_TMUX_CONTROL=off (a tmux client
+//   per call, the reconciliation every 2 s): the control connection must cost no more.
 // The tmux server's own CPU over the same time is given in the note (it is tmux's, not ours).
 import { writeFileSync } from 'node:fs';
 import { calibrate, idleNodeRss } from './lib/baselines.mjs';
@@ -24,8 +26,8 @@ let TASKS = 50;
 const FULL = { windowS: 5, windows: 6, settleMs: 3_000, calibrations: 5, calls: 40, nodes: 3 };
 const SMOKE = { windowS: 1, windows: 2, settleMs: 500, calibrations: 1, calls: 5, nodes: 1 };
 
-async function measure(w, headless, { windowS: WINDOW_S, windows: WINDOWS, settleMs: SETTLE_MS }) {
-  const fleet = await w.startFleet({ name: headless ? 'headless' : 'dashboard', headless });
+async function measure(w, headless, { windowS: WINDOW_S, windows: WINDOWS, settleMs: SETTLE_MS }, extra = {}) {
+  const fleet = await w.startFleet({ name: `${headless ? 'headless' : 'dashboard'}${extra.FLEETCOM_TMUX_CONTROL ? '-spawning' : ''}`, headless, extra });
   const file = w.path('fifty.json');
   writeFileSync(file, recipeText('fifty', w.path('work'), Array.from({ length: TASKS }, (_, i) => `sleep ${100000 + i}`)));
   const load = await w.cli(['load', file]);
@@ -65,6 +67,9 @@ export async function run({ smoke = false } = {}) {
     for (let i = 0; i < size.nodes; i++) nodeRss.push(await idleNodeRss(w));
     const headless = await measure(w, true, size);
     const dashboard = await measure(w, false, size);
+    // The same headless fleet without its control connection: a tmux client per call and the
+    // reconciliation every 2 s, as the supervisor worked before it had one.
+    const spawning = await measure(w, true, size, { FLEETCOM_TMUX_CONTROL: 'off' });
     const pct = (msPerS) => `${(msPerS / 10).toFixed(2)} % of a core`;
     const cal = `baseline: CPU ms of one tmux client call made by Node (calibration, ${size.calibrations} x ${size.calls} calls)`;
     return [
@@ -72,6 +77,10 @@ export async function run({ smoke = false } = {}) {
         note: `${cal}; ${WINDOWS} windows of ${WINDOW_S} s; whole ${WINDOW_S * WINDOWS} s: ${pct(headless.total)}; the tmux server meanwhile: ${pct(headless.server)}` },
       { figure: `supervisor CPU, ${TASKS} idle tasks, dashboard`, unit: 'cpu ms/s', samples: dashboard.cpu, baseline: calibration, target: { ratio: CPU_RATIO, of: 'mean' },
         note: `whole ${WINDOW_S * WINDOWS} s: ${pct(dashboard.total)}; the tmux server meanwhile: ${pct(dashboard.server)}` },
+      // Its whole time's mean, at least one tick's worth (a short smoke window can count none).
+      { figure: `supervisor CPU, ${TASKS} idle tasks, headless, against the same without its tmux control connection`, unit: 'cpu ms/s', samples: headless.cpu,
+        baseline: Math.max(spawning.total, 1000 / TICK / (WINDOW_S * WINDOWS)), target: { ratio: 1, of: 'mean' },
+        note: `baseline: FLEETCOM_TMUX_CONTROL=off, its whole ${WINDOW_S * WINDOWS} s (${spawning.total.toFixed(2)} cpu ms/s), measured after it; its tmux server meanwhile: ${pct(spawning.server)}` },
       { figure: `supervisor RSS, ${TASKS} idle tasks, headless`, unit: 'MB', samples: headless.rss, baseline: nodeRss, target: { ratio: RSS_RATIO, of: 'max' },
         note: 'baseline: VmRSS of an idle node (setInterval only)' },
       { figure: `supervisor RSS, ${TASKS} idle tasks, dashboard`, unit: 'MB', samples: dashboard.rss, baseline: nodeRss, target: { ratio: RSS_RATIO, of: 'max' } },

@@ -1,14 +1,21 @@
 // The steps that fault fleetcom's world: SIGKILL of the supervisor (then up), an outage with
 // the agents busy meanwhile, SIGKILL of the tmux server (then up and recover), SIGSTOP and
 // SIGCONT of the supervisor, the runtime dir or a capture namespace swept, a save on a full disk,
-// a capture payload that fails the check written into a live agent's capture file.
+// a capture payload that fails the check written into a live agent's capture file, the
+// supervisor's control connection to tmux killed.
 import { appendFileSync, copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { recipeEntries, resumeOf } from './checker.mjs';
 import { CLEAR, QUIT, lastRecipe, livePid, lsJson, supervisorPid, typeAndWait, upAgain, waitGone } from './step-helpers.mjs';
-import { cliPath, until } from './world.mjs';
+import { cliPath, processAlive, until } from './world.mjs';
 
-export const FAULTS = new Set(['kill-supervisor', 'kill-server', 'outage', 'stop-supervisor', 'sweep-runtime', 'sweep-namespace', 'full-disk-save', 'bad-payload']);
+export const FAULTS = new Set(['kill-supervisor', 'kill-server', 'outage', 'stop-supervisor', 'kill-control', 'sweep-runtime', 'sweep-namespace', 'full-disk-save', 'bad-payload']);
+
+/** The pid of each fleetcom control client attached to this world's tmux server. */
+async function controlClients(world) {
+  const r = await world.tmux('list-clients', '-F', '#{client_pid} #{client_termname}');
+  return r.stdout.split('\n').filter((l) => l.endsWith(' fleetcom-control')).map((l) => Number(l.split(' ')[0])).filter((pid) => pid > 1);
+}
 
 /** An id that fails every agent's check (upper case), and payloads that carry it or no id at all. */
 const UPPER_ID = 'ABCDEF01-2345-4678-9ABC-DEF012345678';
@@ -100,8 +107,22 @@ export async function runFaultStep(ctx) {
         process.kill(pid, 'SIGCONT');
       }
     }
+    case 'kill-control': {
+      // The supervisor's one tmux control client dies (SIGKILL): an ls at once (a tmux client of
+      // its own meanwhile), and the supervisor makes the connection again by itself.
+      const sup = await supervisorPid(world);
+      const [pid] = await controlClients(world);
+      if (sup === null || pid === undefined) return needs(false);
+      process.kill(pid, 'SIGKILL');
+      const r = await world.cli(['ls'], { deadlineMs: 8_000 });
+      const back = await until(async () => (await controlClients(world)).some((p) => p !== pid), 12_000);
+      if (!back && processAlive(sup)) ctx.violations.push({ invariant: 'the control connection is made again', kind: 'settle', evidence: `12 s after its control client (pid ${pid}) was killed, supervisor ${sup} has none` });
+      return `ls meanwhile: exit ${r.code} in ${r.ms} ms; ${back ? 'connection made again' : 'no connection'}`;
+    }
     case 'sweep-runtime': {
-      await import('node:fs').then((fs) => fs.rmSync(world.runtime, { recursive: true, force: true }));
+      // The supervisor may write into it while it goes (its guard, state.json): tried again, as a
+      // tmp cleaner's next pass would.
+      await import('node:fs').then((fs) => fs.rmSync(world.runtime, { recursive: true, force: true, maxRetries: 20, retryDelay: 20 }));
       return null;
     }
     case 'sweep-namespace': {

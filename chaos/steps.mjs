@@ -51,6 +51,7 @@ export const WEIGHTS = [
   ['outage', 3],
   ['kill-server', 1],
   ['stop-supervisor', 2],
+  ['kill-control', 2],
   ['sweep-runtime', 2],
   ['sweep-namespace', 3],
   ['concurrent', 3],

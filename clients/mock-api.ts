@@ -29,7 +29,10 @@ export const QUESTION_TEXT = 'Deploy to prod now?';
 /** claude: a message containing this is answered with an ExitPlanMode call submitting PLAN_TEXT. */
 export const PLAN_MARK = 'fleetcom-mock-plan';
 export const PLAN_TEXT = '## Rename the probe\n1. touch the probe file';
-/** A turn whose message contains this is answered only at `releaseHeld()`: the client stays busy. */
+/**
+ * A turn whose message contains this is answered only at `releaseHeld()`: the client stays busy
+ * (claude, gemini, codex and the chat-completions clients alike).
+ */
 export const HOLD_MARK = 'fleetcom-mock-hold';
 /**
  * codex: a turn whose last user message contains this is answered with one `spawn_agent` call
@@ -147,6 +150,14 @@ function offersBash(b: Record<string, unknown>): boolean {
 function isHeldTurn(path: string, body: unknown): boolean {
   const b = asRecord(body);
   if (path === '/v1/messages') return offersBash(b) && lastUserText(b.messages).includes(HOLD_MARK);
+  // codex's turn (never its title thread, which quotes the message), and a chat-completions
+  // turn of opencode, kilo, qwen, pi or copilot (never a title request, never a tool result's
+  // follow-up).
+  if (path === '/v1/responses') return unansweredUserText(b.input)?.includes(HOLD_MARK) === true;
+  if (path === '/v1/chat/completions') {
+    const messages = Array.isArray(b.messages) ? b.messages.map(asRecord) : [];
+    return messages.at(-1)?.role === 'user' && !isTitleRequest(b) && lastUserText(b.messages).includes(HOLD_MARK);
+  }
   // gemini's turn (not its JSON routing request that quotes the message first).
   const gemini = /:(?:generateContent|streamGenerateContent)$/.test(path) && asRecord(b.generationConfig).responseMimeType !== 'application/json';
   return gemini && geminiUserText(b.contents).includes(HOLD_MARK);
@@ -390,8 +401,7 @@ export function chatRequestHas(body: unknown, text: string): boolean {
 function chatCompletion(body: unknown, res: ServerResponse, nextReply: (input: string) => string): void {
   const b = asRecord(body);
   const model = typeof b.model === 'string' ? b.model : MOCK_MODEL;
-  const system = Array.isArray(b.messages) ? b.messages.map((m) => (asRecord(m).role === 'system' ? String(asRecord(m).content ?? '') : '')).join('\n') : '';
-  const isTitle = /title generator|generate a title|You are a title/i.test(system);
+  const isTitle = isTitleRequest(b);
   const call = isTitle ? null : chatToolCall(b);
   const id = `chatcmpl-mock-${Date.now().toString(36)}`;
   if (call !== null && b.stream === true) return chatToolCallStream(id, model, call, res);
@@ -410,6 +420,12 @@ function chatCompletion(body: unknown, res: ServerResponse, nextReply: (input: s
   send({ ...base, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }], usage });
   res.write('data: [DONE]\n\n');
   res.end();
+}
+
+/** opencode's and kilo's title request: its system prompt says so. */
+function isTitleRequest(b: Record<string, unknown>): boolean {
+  const system = Array.isArray(b.messages) ? b.messages.map((m) => (asRecord(m).role === 'system' ? String(asRecord(m).content ?? '') : '')).join('\n') : '';
+  return /title generator|generate a title|You are a title/i.test(system);
 }
 
 /**

@@ -18,7 +18,7 @@
 // piece by piece. Chunks sit one directory below dist/, as src/<area>/*.ts do below src/, so
 // the paths that code builds from import.meta.url (`../cli.cjs` in src/fleet/runtime-files.ts,
 // `../../package.json` in src/commands/version.ts) hold in both.
-import { rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -72,7 +72,7 @@ const shape = programShape({ env: {}, cwd: root, stdout: { write: () => true }, 
 // The hot path as one file. What it imports on demand and does not run itself (the commander
 // program, `--host`, the hosts of `next`, the saved sessions of a Tab) stays out of it: each
 // such module becomes an entry of the split build below, dist/chunks/<name>.js.
-const HOT_INLINE = new Set(['src/commands/tasks/tasks.ts', 'src/commands/completion.ts', 'src/commands/version.ts']);
+const HOT_INLINE = new Set(['src/commands/tasks/tasks.ts', 'src/commands/completion.ts', 'src/commands/version.ts', 'src/commands/orchestration/output.ts', 'src/commands/orchestration/wait.ts']);
 const splitEntries = new Map([['src/commands/program.ts', 'program']]);
 const onDemandApart = {
   name: 'on-demand-apart',
@@ -114,6 +114,20 @@ const program = await build({
 const save = await build({ ...common, entryPoints: ['src/commands/fleet/save-client.ts'], outfile: 'dist/chunks/save-client.js' });
 
 const entry = await build({ ...common, ...commonJs, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.cjs' });
+
+// The web page (`fleetcom web`): page/ bundled for browsers into dist/web/, with xterm.js's
+// stylesheet and the page's own files beside it. Everything the page loads comes from there,
+// so the package ships it ("files" in package.json) and the page needs no CDN.
+const web = `${root}dist/web`;
+rmSync(web, { recursive: true, force: true });
+mkdirSync(web, { recursive: true });
+const browser = { absWorkingDir: root, bundle: true, platform: 'browser', target: ['chrome100', 'safari15', 'firefox100'], minify: true, logLevel: 'warning', legalComments: 'none' };
+await build({ ...browser, entryPoints: ['page/main.ts'], outfile: 'dist/web/app.js', format: 'iife' });
+await build({ ...browser, entryPoints: ['page/sw.ts'], outfile: 'dist/web/sw.js', format: 'iife' });
+writeFileSync(`${web}/app.css`, `${readFileSync(`${root}node_modules/@xterm/xterm/css/xterm.css`, 'utf8')}\n${readFileSync(`${root}page/app.css`, 'utf8')}`);
+for (const file of ['index.html', 'manifest.webmanifest', 'icon.svg', 'icon-192.png']) {
+  if (existsSync(`${root}page/${file}`)) copyFileSync(`${root}page/${file}`, `${web}/${file}`);
+}
 const entryModule = await build({ ...common, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js' });
 // Which source files each output holds and what it imports: the tests check from it that a
 // client command's files stay free of what it does not need.

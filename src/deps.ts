@@ -27,13 +27,18 @@ export function processDeps(): Deps {
  * Writes straight to the descriptor while it takes each text whole: Node makes a stream for
  * stdout or stderr on first use (~4 ms of a 60 ms start), which a command printing a few lines
  * need not pay. From the first write the descriptor does not take at once (a full pipe left
- * non-blocking, a closed reader), and for every write after it, the stream takes over: it
- * queues what is left, flushes it before exit and reports the error as it always did.
+ * non-blocking), and for every write after it, the stream takes over: it queues what is left,
+ * flushes it before exit and reports the error as it always did. A reader that has gone
+ * (`fleetcom history | head`: EPIPE) wants nothing more: the rest is dropped, as a Unix filter
+ * does, rather than ending the command with a stack trace.
  */
-export function descriptorOutput(fd: number, stream: () => Pick<NodeJS.WritableStream, 'write'>): Output {
+export function descriptorOutput(fd: number, stream: () => Pick<NodeJS.WritableStream, 'write' | 'on'>): Output {
   let streamed = false;
+  let readerGone = false;
+  let listening = false;
   return {
     write(text: string) {
+      if (readerGone) return true;
       let rest = Buffer.from(text);
       if (!streamed) {
         try {
@@ -43,11 +48,23 @@ export function descriptorOutput(fd: number, stream: () => Pick<NodeJS.WritableS
             rest = rest.subarray(written);
           }
           return true;
-        } catch {
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code === 'EPIPE') {
+            readerGone = true;
+            return true;
+          }
           streamed = true;
         }
       }
-      return stream().write(rest);
+      const out = stream();
+      if (!listening) {
+        listening = true;
+        out.on('error', (error: NodeJS.ErrnoException) => {
+          if (error.code !== 'EPIPE') throw error;
+          readerGone = true;
+        });
+      }
+      return out.write(rest);
     },
   };
 }

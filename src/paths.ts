@@ -141,6 +141,11 @@ export function worktreeRegistryFile(env: Env = process.env): string {
   return join(configDir(env), 'worktrees.json');
 }
 
+/** The runtime dirs fleets of this config dir were started in (fleet/lifecycle/fleet-index.ts). */
+export function fleetIndexFile(env: Env = process.env): string {
+  return join(configDir(env), 'fleets.json');
+}
+
 /** The repository setup scripts the user trusted, by hash (`fleetcom trust`). */
 export function trustFile(env: Env = process.env): string {
   return join(configDir(env), 'trusted-setups.json');

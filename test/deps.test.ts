@@ -1,3 +1,4 @@
+import { EventEmitter } from 'node:events';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -7,7 +8,9 @@ import { tempDir } from './harness/fixtures.js';
 /** A stand-in for process.stdout that records what it was given. */
 function recordingStream() {
   const written: string[] = [];
-  return { written, stream: () => ({ write: (chunk: string | Uint8Array) => (written.push(Buffer.from(chunk).toString()), true) }) };
+  const events = new EventEmitter();
+  const stream = { write: (chunk: string | Uint8Array) => (written.push(Buffer.from(chunk).toString()), true), on: (name: string, fn: (e: Error) => void) => (events.on(name, fn), stream) };
+  return { written, events, stream: () => stream as unknown as NodeJS.WritableStream };
 }
 
 describe('a command output on a descriptor', () => {
@@ -32,4 +35,17 @@ describe('a command output on a descriptor', () => {
     out.write('second\n');
     expect(written).toEqual(['first\n', 'second\n']);
   });
+});
+
+describe('a command output whose reader has gone', () => {
+  it('drops the rest quietly when the stream reports EPIPE, and still throws any other error', () => {
+    const { written, events, stream } = recordingStream();
+    const out = descriptorOutput(2_000_000_000, stream);
+    out.write('first\n');
+    events.emit('error', Object.assign(new Error('write EPIPE'), { code: 'EPIPE' }));
+    out.write('dropped\n');
+    expect(written).toEqual(['first\n']);
+    expect(() => events.emit('error', Object.assign(new Error('write EIO'), { code: 'EIO' }))).toThrow('EIO');
+  });
+
 });

@@ -72,7 +72,7 @@ describe('the bundled bin', () => {
     expect(hot.filter((source) => source.includes('node_modules/'))).toEqual([]);
     expect(hot).not.toContain('src/commands/program.ts');
     // What the hot path imports on demand and does not run itself is a file of the split part.
-    expect([...new Set(onDemand('dist/chunks/client.cjs'))].sort()).toEqual(['./hosts-next.js', './hosts-save.js', './program.js', './recipe-io.js', './remote.js', './save-client.js', './sessions.js', './worktree-run.js']);
+    expect([...new Set(onDemand('dist/chunks/client.cjs'))].sort()).toEqual(['./hosts-next.js', './hosts-save.js', './program.js', './recipe-io.js', './remote.js', './save-client.js', './send.js', './sessions.js', './worktree-run.js']);
     for (const name of onDemand('dist/chunks/client.cjs')) expect(meta.outputs[`dist/chunks/${name.slice(2)}`], name).toBeDefined();
   });
 

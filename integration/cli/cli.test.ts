@@ -1,7 +1,8 @@
 // The built CLI as a black box: stdout, stderr and exit code checked separately.
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
+import { cliPath, runCli } from '../helpers/cli.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { PROVEN_CLIENTS } from '../../src/harness/proven-clients.js';
 
@@ -28,6 +29,13 @@ describe('fleetcom as a command', () => {
       const sub = await runCli([cmd, '--help'], { env: sb.env, cwd: sb.dir });
       expect(sub.stdout, cmd).toContain('Examples:');
     }
+  });
+
+  it('ends quietly when its reader stops early (fleetcom --help | head -1: EPIPE on its later writes)', async () => {
+    const sb = await useSandbox();
+    const r = spawnSync('sh', ['-c', '"$@" | head -1', 'sh', process.execPath, cliPath, '--help'], { env: sb.env, cwd: sb.dir, encoding: 'utf8' });
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe('Usage: fleetcom <command> [options]\n');
   });
 
   it.each([

@@ -5,6 +5,7 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } fr
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { alertSink } from '../helpers/alert-sink.js';
+import { personFormat, personsOnly } from '../helpers/client.js';
 import { startFleet, type Fleet } from '../helpers/fleet.js';
 import { typeLine, waitForText } from '../helpers/pane.js';
 import { useSandbox, type Sandbox } from '../helpers/sandbox.js';
@@ -114,7 +115,7 @@ async function attachRecorded(sb: Sandbox, target: string) {
   const client = execa('script', ['-qfec', `tmux -S '${sb.socket}' attach-session -t '${target}'`, typescript], {
     env: { ...sb.env, TERM: 'xterm-256color' }, extendEnv: false, stdin: 'pipe', stdout: 'ignore', stderr: 'ignore', reject: false,
   });
-  await waitFor(async () => (await sb.tmux('list-clients', '-F', '#{client_name}')).trim() !== '', { what: 'an attached client' });
+  await waitFor(async () => personsOnly(await sb.tmux('list-clients', '-F', personFormat('#{client_name}'))) !== '', { what: 'an attached client' });
   return { output: () => (existsSync(typescript) ? readFileSync(typescript, 'latin1') : ''), client };
 }
 
@@ -137,6 +138,29 @@ describe('the watched window', () => {
     await waitFor(() => sink.requests.length === 1, { what: 'the alert once the user looks elsewhere' });
     await waitFor(() => client.output().includes('\x1b]9;fleetcom: claude: claude is waiting for you\x07'), { what: 'the OSC 9 in the attached terminal' });
     client.client.kill();
+  });
+});
+
+describe('the supervisor\'s own control client', () => {
+  it('watches nothing: a task on its session\'s current window alerts while the person is elsewhere, and keeps quiet once the person looks', async () => {
+    const sink = await alertSink();
+    const { sb, fleet } = await alertWorld({ delaySeconds: 1, cooldownSeconds: 0, targets: [{ type: 'webhook', url: sink.url }] });
+    const task = await startClaude(sb, fleet);
+    // The fleet's session shows the task: so does the supervisor's control client, attached
+    // there a moment ago (tmux counts its attach as its latest input).
+    await sb.tmux('select-window', '-t', task.windowId);
+    await sb.startServer({ name: 'elsewhere' });
+    const person = await attachRecorded(sb, 'elsewhere');
+    await typeLine(sb, task.paneId, 'hello');
+    await waitFor(() => sink.requests.length === 1, { what: 'the alert, nobody but fleetcom on the task\'s window' });
+    expect(await logCount(fleet, 'not alerted (its window is being watched)')).toBe(0);
+    // The person comes to the task's window: now it is watched.
+    const name = personsOnly(await sb.tmux('list-clients', '-F', personFormat('#{client_name}')));
+    await sb.tmux('switch-client', '-c', name, '-t', task.windowId);
+    await typeLine(sb, task.paneId, 'again');
+    await waitFor(async () => (await logCount(fleet, 'not alerted (its window is being watched)')) === 1, { what: 'the watched task kept quiet' });
+    expect(sink.requests).toHaveLength(1);
+    person.client.kill();
   });
 });
 

@@ -4,7 +4,7 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { attachClient } from '../helpers/client.js';
+import { attachClient, personFormat, personsOnly } from '../helpers/client.js';
 import { cliPath } from '../helpers/cli.js';
 import { startFleet, type Fleet } from '../helpers/fleet.js';
 import { typeLine, waitForText } from '../helpers/pane.js';
@@ -67,7 +67,9 @@ describe('attention from claude hooks', () => {
 
     // A permission request: its own transition, claude's words as the message.
     await typeLine(sb, task.paneId, 'please fake-permission');
-    await fleet.waitTask(task.id, (t) => t.attention === 'permission', 'permission');
+    const asking = await fleet.waitTask(task.id, (t) => t.attention === 'permission', 'permission');
+    // ls --json carries claude's own words while it waits, as the dashboard and the web page show them.
+    expect(asking.attentionMessage).toBe('Claude needs your permission');
     await waitFor(() => notified(log).length === 2, { what: 'a second notification' });
     expect(notified(log)[1]).toBe(`${task.id}|permission|claude|Claude needs your permission`);
     expect(await windowFormat(sb, task.windowId, '#{window_name}')).toBe('⚑ claude');
@@ -81,7 +83,7 @@ describe('attention from claude hooks', () => {
     // The exit: no attention, option gone, events file removed with the run on rm.
     await typeLine(sb, task.paneId, '/exit');
     const exited = await fleet.waitTask(task.id, (t) => t.state === 'exited', 'exited');
-    expect(exited).toMatchObject({ attention: null, attentionSince: null });
+    expect(exited).toMatchObject({ attention: null, attentionSince: null, attentionMessage: null });
     expect(await windowFormat(sb, task.windowId, '#{@fleetcom-attention}')).toBe('');
     expect(notified(log)).toHaveLength(3);
   });
@@ -226,7 +228,7 @@ describe('the next-task key', () => {
     // The key, pressed in a real client: the same order, then round again.
     await sb.tmux('select-window', '-t', `${fleet.session}:0`);
     const { type, client } = await attachClient(sb, 'fleet');
-    const shown = async () => (await sb.tmux('list-clients', '-F', '#{window_id}')).trim();
+    const shown = async () => personsOnly(await sb.tmux('list-clients', '-F', personFormat('#{window_id}')));
     try {
       type('\x02N');
       await waitFor(async () => (await shown()) === second.windowId, { what: 'prefix N to show the permission' });

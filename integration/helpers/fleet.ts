@@ -43,10 +43,15 @@ export interface StartFleetOptions {
    * supervisor below the pane's process stays stopped after a SIGSTOP or Ctrl-Z.
    */
   underShell?: boolean;
+  /**
+   * PATH of the supervisor (and of the CLI, unless `env` names one): tmux 3.3a gives a new
+   * pane the PATH of the tmux client that made it, whatever `-e PATH=` says.
+   */
+  path?: string;
 }
 
 export async function startFleet(sb: Sandbox, opts: StartFleetOptions = {}): Promise<Fleet> {
-  const env = { ...sb.env, ...opts.env };
+  const env = { ...sb.env, ...(opts.path === undefined ? {} : { PATH: opts.path }), ...opts.env };
   const name = opts.name ?? 'fleet';
   const up = [process.execPath, cliPath, 'up', ...(opts.headless === false ? [] : ['--headless']), ...(opts.args ?? [])];
   const argv = opts.underShell ? ['/bin/sh', '-c', '"$@"; exit $?', 'sh', ...up] : up;
@@ -54,7 +59,7 @@ export async function startFleet(sb: Sandbox, opts: StartFleetOptions = {}): Pro
     ['new-session', '-d', '-P', '-F', '#{session_id}', '-s', name, '-x', '160', '-y', '48', '-c', sb.dir,
       ...Object.entries(env).flatMap(([k, v]) => ['-e', `${k}=${v}`]), '--', ...argv],
     ['set-option', '-w', '-t', `${name}:0`, 'remain-on-exit', 'on'],
-  ]);
+  ], { path: opts.path });
   const sessionId = session.trim();
   const supervisorPane = (await sb.tmux('list-panes', '-t', `${name}:0`, '-F', '#{pane_id}')).trim();
   const cliIn = (cwd: string, e: Record<string, string>, ...args: string[]) => runCli(args, { env: e, cwd, wrap: opts.wrap });

@@ -63,5 +63,12 @@ export function sandboxEnv(dir, bin) {
     // git reads only a config file of this world (a test writes its identity there), never the machine's.
     GIT_CONFIG_GLOBAL: p('home', '.gitconfig'),
     GIT_CONFIG_NOSYSTEM: '1',
+    // The fakes take an Enter that follows text within a few ms as a newline, as codex (its paste
+    // burst) and gemini (its fast return) do. Tests and benchmarks that type a line with send-keys
+    // press Enter right after it: off for them; the delivery tests (integration/orchestration)
+    // and the send bench turn it on with the measured windows.
+    FAKE_CODEX_PASTE_BURST_MS: '0',
+    FAKE_GEMINI_FAST_RETURN_MS: '0',
+    FAKE_GEMINI_PASTE_ENTER_MS: '0',
   };
 }

@@ -107,13 +107,13 @@ describe('history on store files', () => {
     utimesSync(file, second, second);
     expect((JSON.parse((await history(sb, '--all', '--json')).stdout) as Row[])[0]?.title).toBe('first words');
     const cache = join(sb.env.XDG_CACHE_HOME!, 'fleetcom', 'history-cache.json');
-    expect(JSON.parse(readFileSync(cache, 'utf8'))).toMatchObject({ format: 'fleetcom-history-cache', version: 1 });
+    expect(JSON.parse(readFileSync(cache, 'utf8'))).toMatchObject({ format: 'fleetcom-history-cache', version: 2 });
     // Same size, same mtime: the cache answers (the file is not read again).
     writeFileSync(file, jsonl([user('other words')]));
     utimesSync(file, second, second);
     expect((JSON.parse((await history(sb, '--all', '--json')).stdout) as Row[])[0]?.title).toBe('first words');
     // A cache that is not ours (another program's, torn): rebuilt from the stores, said once.
-    for (const text of ['{"format":"something-else","files":{}}', '{"format":"fleetcom-history-cache","version":1,"files":{"x":{"size":1}}}', '{"torn']) {
+    for (const text of ['{"format":"something-else","files":{}}', '{"format":"fleetcom-history-cache","version":2,"agents":{"claude":{"/x":["f",1]}}}', '{"torn']) {
       writeFileSync(cache, text);
       const r = await history(sb, '--all', '--json');
       expect((JSON.parse(r.stdout) as Row[])[0]?.title).toBe('other words');

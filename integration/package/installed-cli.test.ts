@@ -68,8 +68,10 @@ describe('the packed tarball', () => {
     expect(files).toContain('README.md');
     expect(files.some((f) => f.startsWith('dist/chunks/'))).toBe(true);
     expect(files).toContain('docs/README.md');
+    // The web page's files: everything `fleetcom web` serves comes from the package.
+    for (const page of ['index.html', 'app.js', 'app.css', 'sw.js', 'manifest.webmanifest', 'icon.svg', 'icon-192.png']) expect(files).toContain(`dist/web/${page}`);
     const stray = files.filter(
-      (f) => !/^dist\/(cli|chunks\/[\w-]+)\.c?js$/.test(f) && !/^docs\/[\w-]+\.(md|svg)$/.test(f) && f !== 'package.json' && f !== 'README.md',
+      (f) => !/^dist\/(cli|chunks\/[\w-]+)\.c?js$/.test(f) && !/^dist\/web\/[\w.-]+$/.test(f) && !/^docs\/[\w-]+\.(md|svg|png)$/.test(f) && f !== 'package.json' && f !== 'README.md',
     );
     expect(stray).toEqual([]);
   });
@@ -95,6 +97,25 @@ describe('the packed tarball', () => {
     const r = await fleetcom(['explain', '--json', '--', 'claude']);
     expect(r.exitCode).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ harness: 'claude', form: 'bare' });
+  });
+
+  it('serves the web page from the installed package: no file from anywhere else', async () => {
+    const web = execa('fleetcom', ['web', '--port', '0'], { cwd: sb.dir, env: { ...sb.env, PATH: `${join(prefix, 'bin')}:${sb.env.PATH}` }, extendEnv: false, reject: false });
+    let out = '';
+    web.stdout?.on('data', (c: Buffer) => (out += c.toString()));
+    try {
+      const url = new URL(await waitFor(() => /^http:\S+#token=\S+$/m.exec(out)?.[0], { what: 'the installed fleetcom web to print its URL', timeout: 30_000 }));
+      const page = await fetch(url.origin);
+      expect(page.status).toBe(200);
+      const html = await page.text();
+      const assets = [...html.matchAll(/(?:src|href)="(\/[^"]+)"/g)].map((m) => m[1]!);
+      expect(assets).toEqual(expect.arrayContaining(['/app.js', '/app.css', '/manifest.webmanifest']));
+      for (const asset of assets) expect((await fetch(`${url.origin}${asset}`)).status, asset).toBe(200);
+      expect(html).not.toMatch(/(?:src|href)="https?:/);
+    } finally {
+      web.kill('SIGTERM');
+      await web;
+    }
   });
 
   it('runs a whole fleet: up --detach, run, ls --json, save, down', async () => {

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HARNESS_NAMES } from '../../src/harness/names.js';
 import { socketHolder } from '../../src/remote/control-socket.js';
+import { personFormat, personsOnly } from '../helpers/client.js';
 import { startFleet } from '../helpers/fleet.js';
 import { pressKeys, typeLine } from '../helpers/pane.js';
 import { processAlive } from '../helpers/sandbox.js';
@@ -224,7 +225,7 @@ describe.skipIf(hostsUnavailable !== null)('fleets on several hosts', () => {
       env: { ...w.local.env, TERM: 'xterm-256color' }, extendEnv: false, stdin: 'pipe', stdout: 'ignore', stderr: 'ignore', reject: false,
     });
     try {
-      await waitFor(async () => (await w.local.tmux('list-clients', '-F', '#{client_name}')).trim() !== '', { what: 'an attached client' });
+      await waitFor(async () => personsOnly(await w.local.tmux('list-clients', '-F', personFormat('#{client_name}'))) !== '', { what: 'an attached client' });
       await pressKeys(w.local, dash, '/');
       await typeLine(w.local, dash, 'peek-me');
       // Finished (r reruns a finished task), its last screen still there to peek at.
@@ -252,7 +253,7 @@ describe.skipIf(hostsUnavailable !== null)('fleets on several hosts', () => {
         const [line] = await hostWindows();
         return line?.startsWith('1 ') && line.split(' ')[1];
       }, { what: "alpha's window to open and be shown" });
-      await waitFor(() => remoteTmux('list-clients', '-F', '#{window_id}') === claudeWindow, { what: "a client on alpha showing the claude's window" });
+      await waitFor(() => personsOnly(remoteTmux('list-clients', '-F', personFormat('#{window_id}'))) === claudeWindow, { what: "a client on alpha showing the claude's window" });
 
       // next, with nothing here waiting: alpha's claude, in the same window (alpha's tmux moved to it).
       const peekWindow = remoteTmux('display-message', '-p', '-t', (await rows()).find((r) => r.host === 'alpha' && String(r.id) === peekMe)!.paneId, '#{window_id}');
@@ -260,7 +261,7 @@ describe.skipIf(hostsUnavailable !== null)('fleets on several hosts', () => {
       await w.local.tmux('select-window', '-t', (await w.local.tmux('display-message', '-p', '-t', dash, '#{window_id}')).trim());
       const next = await w.cli(['next']);
       expect(next).toMatchObject({ exitCode: 0, stdout: `alpha ${claude.id}\n` });
-      expect(remoteTmux('list-clients', '-F', '#{window_id}')).toBe(claudeWindow);
+      expect(personsOnly(remoteTmux('list-clients', '-F', personFormat('#{window_id}')))).toBe(claudeWindow);
       expect(await hostWindows()).toEqual([`1 ${opened} alpha`]);
     } finally {
       client.kill();

@@ -2,7 +2,7 @@
 // sandbox's environment (its own global config file, no system config), and the checks the
 // worktree tests share.
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { accessSync, constants, existsSync } from 'node:fs';
 import { readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -60,4 +60,17 @@ export async function runInWorktree(fleet: Fleet, repo: string, branch: string, 
   const r = await fleet.cli('run', '--cwd', repo, '--worktree', branch, '--', ...(cmd.length > 0 ? cmd : ['sleep', '600']));
   expect(r.exitCode, r.stderr).toBe(0);
   return fleet.task(r.stdout.trim());
+}
+
+/** The git executable on the sandbox's PATH (for a PATH holding git alone, or a wrapper around it). */
+export function gitOnPath(sb: Sandbox): string {
+  for (const dir of sb.env.PATH!.split(':')) {
+    try {
+      accessSync(join(dir, 'git'), constants.X_OK);
+      return join(dir, 'git');
+    } catch {
+      // not here
+    }
+  }
+  throw new Error('no git on PATH');
 }

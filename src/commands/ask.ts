@@ -5,6 +5,6 @@ import type { ReplyTo, Request } from '../control/protocol.js';
 import type { Deps } from '../deps.js';
 import { fleetRuntime } from '../paths.js';
 
-export function ask<R extends Request>(deps: Deps, request: R, socket?: string, opts?: CallOptions): Promise<ReplyTo<R>> {
+export function ask<R extends Request>(deps: Pick<Deps, 'env'>, request: R, socket?: string, opts?: CallOptions): Promise<ReplyTo<R>> {
   return callSupervisor(socket ?? fleetRuntime(deps.env).socket, request, opts);
 }

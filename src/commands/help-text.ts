@@ -47,7 +47,7 @@ export const COMMAND_HELP: Readonly<Record<string, CommandHelp>> = {
     examples: [
       ['fleetcom run -- claude', 'an agent in a window of its own'],
       ["fleetcom run --cwd ~/src/api --name api -- 'npm run dev'", 'a server, named'],
-      ['fleetcom run --worktree feat-x -- claude', 'an agent in its own git worktree'],
+      ['fleetcom run --prompt "fix the flaky test" -- claude', 'an agent, given its first message'],
     ],
   },
   rerun: {
@@ -81,6 +81,15 @@ export const COMMAND_HELP: Readonly<Record<string, CommandHelp>> = {
     examples: [
       ['fleetcom diff 3', 'the patch, untracked files included'],
       ['fleetcom diff 3 --stat', 'files and lines changed'],
+    ],
+  },
+  finish: {
+    group: 'Tasks',
+    summary: "merge a worktree task's branch, clean up",
+    examples: [
+      ['fleetcom finish 3 --dry-run', 'what it would check and do, nothing changed'],
+      ['fleetcom finish 3 --squash --commit "last touches"', 'commit, squash into its base, clean up'],
+      ['fleetcom finish 3 --pr', 'push and open a pull request; the task goes on'],
     ],
   },
   worktrees: {
@@ -209,6 +218,42 @@ export const COMMAND_HELP: Readonly<Record<string, CommandHelp>> = {
       ['fleetcom explain --json --id 019f5453-de22-7240-b2e5-0d32692aa6d9 -- codex', 'its resume command'],
     ],
   },
+  send: {
+    group: 'Orchestration',
+    summary: 'type a message into an agent, confirmed',
+    examples: [
+      ['fleetcom send 3 "run the tests and fix what fails"', 'once task 3 waits; prints its turn'],
+      ['fleetcom send 3 --file task.md --json', 'a file as one message, the verdict as JSON'],
+      ['git diff | fleetcom send 3 -', 'stdin as the message'],
+    ],
+  },
+  wait: {
+    group: 'Orchestration',
+    summary: "wait for turns' ends, for you, or for exits",
+    examples: [
+      ['fleetcom wait 3', "until task 3's turn ends"],
+      ['fleetcom wait --any --until needs-you 1 2 3 4 5', 'until one of five needs you; prints it'],
+      ['fleetcom wait 3 --turn 2 --timeout 600', 'until turn 2 ended, at most 10 minutes'],
+    ],
+  },
+  output: {
+    group: 'Orchestration',
+    summary: "an agent's reply, from its own record",
+    examples: [
+      ['fleetcom output 3', "the reply of task 3's last turn"],
+      ['fleetcom output 3 --turn 2 --json', 'turn 2, with where it came from'],
+      ['fleetcom output 3 --screen', "the pane's text instead, said to be that"],
+    ],
+  },
+  events: {
+    group: 'Orchestration',
+    summary: "the fleet's transitions, as they happen",
+    examples: [
+      ['fleetcom events', 'one line per transition until the fleet goes down'],
+      ['fleetcom events --json --task 3', "task 3's, for a script"],
+      ['fleetcom events --all-hosts', 'every configured host too'],
+      ],
+    },
   mcp: {
     group: 'Orchestration',
     summary: 'serve the fleet to a lead agent over MCP',
@@ -232,6 +277,15 @@ export const COMMAND_HELP: Readonly<Record<string, CommandHelp>> = {
     examples: [
       ['fleetcom config', 'each setting, its value and its source'],
       ['fleetcom config --json', 'one document'],
+    ],
+  },
+  web: {
+    group: 'Fleet',
+    summary: 'the fleet in a browser or on a phone',
+    examples: [
+      ['fleetcom web', 'serve on 127.0.0.1:8470; open the printed URL (token in its #fragment)'],
+      ['fleetcom web --allowed-host box.tailnet.ts.net', 'behind `tailscale serve` (HTTPS inside your tailnet)'],
+      ['fleetcom web --read-only --rotate-token', 'look, never type; old links signed out'],
     ],
   },
   hosts: {

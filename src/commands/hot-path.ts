@@ -1,5 +1,5 @@
 // The command lines that scripts, tmux keys and the shell's Tab run most, parsed without
-// commander: `--version`, `ls [--json]`, `next …`, `rerun …`, `save …` and the completion
+// commander: `--version`, `ls [--json]`, `next …`, `rerun …`, `save …`, `output …`, `wait …` and the completion
 // question (`__complete -- words…`). Each is parsed here only when every word is one it knows (its
 // options as register.ts declares them, the arguments it takes, `--`); anything else (help, an
 // unknown or misspelt option, a missing value, a new option added to register.ts but not
@@ -19,6 +19,8 @@ export interface HotSpec {
   flags: Readonly<Record<string, string>>;
   /** How many positional arguments it takes at most. */
   args: number;
+  /** How many it needs (default 0): fewer go to commander, which says what is missing. */
+  minArgs?: number;
 }
 
 export interface HotParse {
@@ -55,6 +57,15 @@ export const HOT: Readonly<Record<string, HotCommand>> = {
     run: async ({ args, opts }, deps) => (opts.allHosts || opts.hosts !== undefined
       ? (await import('./hosts/hosts-save.js')).runHostsSave(args[0], opts, deps)
       : (await import('./fleet/save-client.js')).runSaveApart(args[0], opts, deps)),
+  },
+  // A script's loop calls these as often as ls (fleet/turns: the wait itself is the supervisor's).
+  output: {
+    values: { '--turn': 'turn' }, flags: { '--json': 'json', '--screen': 'screen' }, args: 1, minArgs: 1,
+    run: async ({ args, opts }, deps) => (await import('./orchestration/output.js')).runOutput(args[0] as string, opts, deps),
+  },
+  wait: {
+    values: { '--until': 'until', '--turn': 'turn', '--timeout': 'timeout' }, flags: { '--any': 'any', '--all': 'all', '--json': 'json' }, args: Infinity, minArgs: 1,
+    run: async ({ args, opts }, deps) => (await import('./orchestration/wait.js')).runWait(args, opts, deps),
   },
   __complete: {
     values: {}, flags: {}, args: Infinity,
@@ -107,7 +118,7 @@ export function parseHot(words: readonly string[], spec: HotSpec): HotParse | nu
       return null;
     }
   }
-  return args.length <= spec.args ? { args, opts } : null;
+  return args.length <= spec.args && args.length >= (spec.minArgs ?? 0) ? { args, opts } : null;
 }
 
 /** The visible commands and options, for completion: built in, or read off commander. */

@@ -2,7 +2,7 @@
 // Loaded on demand by cli.ts, so that `ls` and `ls --json` start without it.
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, Help } from 'commander';
 import type { ProgramShape } from '../completion/candidates.js';
 import type { Deps } from '../deps.js';
 import { shapeOf } from './completion.js';
@@ -61,7 +61,19 @@ Guide: ${join(GUIDE_DIR, 'README.md')}`,
  * examples (help-text.ts), listing the groups in HELP_GROUPS order. A visible command missing
  * from the table is listed under plain "Commands:" (and fails the help test).
  */
+/** The widest command term of `fleetcom --help` (`recover [options] [snapshot]`): a summary of 48 characters fits beside it. */
+const TERM_MAX = 28;
+
+/** A longer term (`send [options] <task> [text...]`) drops its `[options]` in the list (its own help shows them), so the column stays. */
+class FleetHelp extends Help {
+  override subcommandTerm(cmd: Command): string {
+    const term = super.subcommandTerm(cmd);
+    return term.length > TERM_MAX ? term.replace(' [options]', '') : term;
+  }
+}
+
 function teach(program: Command): void {
+  program.createHelp = () => Object.assign(new FleetHelp(), program.configureHelp());
   const groupOf = (cmd: Command) => HELP_GROUPS.indexOf(COMMAND_HELP[cmd.name()]?.group ?? ('' as HelpGroup));
   (program.commands as Command[]).sort((a, b) => (groupOf(a) === -1 ? HELP_GROUPS.length : groupOf(a)) - (groupOf(b) === -1 ? HELP_GROUPS.length : groupOf(b)));
   for (const cmd of program.commands) {

@@ -16,6 +16,7 @@ const completion = () => import('./completion.js');
 const config = () => import('./fleet/config.js');
 const doctor = () => import('./doctor/doctor.js');
 const explain = () => import('./tasks/explain.js');
+const finish = () => import('./worktrees/finish.js');
 const hostsLs = () => import('./hosts/hosts-ls.js');
 const hostsSave = () => import('./hosts/hosts-save.js');
 const history = () => import('./history/history.js');
@@ -28,8 +29,13 @@ const save = () => import('./fleet/save-client.js');
 const sessions = () => import('./fleet/sessions.js');
 const tasks = () => import('./tasks/tasks.js');
 const up = () => import('./fleet/up.js');
+const web = () => import('./web/web.js');
 const worktreeRm = () => import('./worktrees/worktree-rm.js');
 const worktrees = () => import('./worktrees/worktrees.js');
+const send = () => import('./orchestration/send.js');
+const wait = () => import('./orchestration/wait.js');
+const output = () => import('./orchestration/output.js');
+const events = () => import('./orchestration/events.js');
 const mcp = () => import('./orchestration/mcp.js');
 const skill = () => import('./orchestration/skill.js');
 
@@ -67,8 +73,50 @@ export function registerCommands(program: Command, deps: Deps, dispatch: Dispatc
     .option('--group <group>', 'custom group')
     .option('--worktree <branch>', "run in a git worktree of that branch of --cwd's repository (made, or shared with the branch's other tasks)")
     .option('--base <ref>', 'with --worktree: the commit a new branch starts from (default: the repository\'s HEAD)')
+    .option('--prompt <text>', "an agent's first message, sent once it is ready and confirmed as send confirms it (exit 1 unless it took it)")
     .passThroughOptions()
     .action((words: string[], opts) => dispatch(async () => (await tasks()).runRun(words, opts, deps)));
+
+  program
+    .command('send')
+    .description('type one message into an agent task and wait until the agent says it took it')
+    .argument('<task>', 'task id, %pane or @window')
+    .argument('[text...]', 'the message (its words joined by spaces), or - to read it from stdin')
+    .option('--file <file>', 'read the message from this file')
+    .option('--now', 'type it even while the agent works (its own queue or steer takes it); by default send waits until it needs input')
+    .option('--timeout <seconds>', 'give up after this long, the wait for the task included (default 60)')
+    .option('--json', 'print one JSON document: task, verdict, via, turn, conversationId, ms, reason')
+    .action((task: string, words: string[], opts) => dispatch(async () => (await send()).runSend(task, words, opts, deps)));
+
+  program
+    .command('wait')
+    .description("wait until tasks' turns end, they need you, or they exit (from their own signals)")
+    .argument('<tasks...>', 'task ids, %panes or @windows')
+    .option('--any', 'until one of them meets the condition')
+    .option('--all', 'until every one does (the default)')
+    .option('--until <state>', 'waiting (a turn ended; the default), needs-you (waiting, a question or a permission) or exited')
+    .option('--turn <n>', 'until turn n has ended (with needs-you: turn n or later needs you)')
+    .option('--timeout <seconds>', 'give up after this long (exit 1, saying what each task is doing)')
+    .option('--json', 'print one JSON document: met, timedOut, why and each task\'s state')
+    .action((tasks: string[], opts) => dispatch(async () => (await wait()).runWait(tasks, opts, deps)));
+
+  program
+    .command('output')
+    .description("print an agent's reply of its last (or nth) turn, from its own record")
+    .argument('<task>', 'task id, %pane or @window')
+    .option('--turn <n>', 'the reply of turn n of its current run')
+    .option('--json', 'print one JSON document: task, conversationId, turn, text, source, from')
+    .option('--screen', "the pane's text instead (its screen and history: not the agent's record)")
+    .action((task: string, opts) => dispatch(async () => (await output()).runOutput(task, opts, deps)));
+
+  program
+    .command('events')
+    .description('print one line per transition of the fleet as it happens, until it goes down')
+    .option('--json', 'one JSON document a line')
+    .option('--task <task>', "only this task's transitions")
+    .option('--all-hosts', "also every configured host's (config hosts), each line with its host")
+    .option('--hosts <list>', 'with --all-hosts: these hosts instead (comma-separated)')
+    .action((opts) => dispatch(async () => (await events()).runEvents(opts, deps)));
 
   program
     .command('ls')
@@ -135,6 +183,22 @@ export function registerCommands(program: Command, deps: Deps, dispatch: Dispatc
     .action((task: string, opts) => dispatch(async () => (await worktrees()).runDiff(task, opts, deps)));
 
   program
+    .command('finish')
+    .description("merge a worktree task's branch into its target (or open a pull request), then remove the task, its worktree and its branch; every check first, nothing deleted after a failed step")
+    .argument('<task>', 'task id, %pane or @window')
+    .option('--merge', 'git merge the branch into the target (the default)')
+    .option('--squash', "one commit on the target whose message lists the branch's commits")
+    .option('--rebase', 'rebase the branch onto the target, then fast-forward the target')
+    .option('--pr', "push the branch and open a pull request with gh (else print the page that opens one); the task and its worktree stay")
+    .option('--into <branch>', 'the target branch (default: the branch the worktree was based on, else the default branch)')
+    .option('--commit <message>', "commit the worktree's uncommitted files first (without it, a dirty worktree is refused)")
+    .option('--keep-worktree', 'keep the worktree (and so its branch) after the merge')
+    .option('--keep-branch', 'keep the branch after the merge')
+    .option('--dry-run', 'print the plan and change nothing')
+    .option('--json', 'print the plan and the result as one JSON document')
+    .action((task: string, opts) => dispatch(async () => (await finish()).runFinish(task, opts, deps)));
+
+  program
     .command('worktrees')
     .description('list the git worktrees fleetcom made, with their task, branch and state')
     .option('--json', 'print one JSON document')
@@ -191,7 +255,7 @@ export function registerCommands(program: Command, deps: Deps, dispatch: Dispatc
     .description("every agent's past conversations, newest first, from their own stores")
     .option('--cwd <dir>', "this directory's conversations and those of its git worktrees (default: the current directory)")
     .option('--all', 'every directory')
-    .option('--agent <name>', 'only this agent (claude, codex, grok, gemini, opencode, qwen, kilo)')
+    .option('--agent <name>', 'only this agent (claude, codex, grok, gemini, opencode, qwen, kilo, pi, copilot)')
     .option('--search <text>', "only conversations whose messages hold the text (case-insensitive), with a snippet")
     .option('--limit <n>', 'at most n conversations')
     .option('--json', 'print an array of conversation records')
@@ -235,6 +299,18 @@ export function registerCommands(program: Command, deps: Deps, dispatch: Dispatc
   program
     .command('_host-report', { hidden: true })
     .action(() => dispatch(async () => (await hosts()).runHostReport(deps)));
+
+  program
+    .command('web')
+    .description('serve the fleet to a browser: live terminals, messages, permissions (token required, loopback by default)')
+    .option('--port <n>', 'the port to listen on (default 8470; 0: any free port)')
+    .option('--bind <addr>', 'the address to listen on (default 127.0.0.1)')
+    .option('--read-only', 'refuse input, messages and resumes: the page only looks')
+    .option('--allowed-host <host>', 'a Host name the page may be reached by (a tailnet name behind tailscale serve); repeatable', (value: string, list: string[] = []) => [...list, value])
+    .option('--rotate-token', 'make a new token first: every page signed in with the old one is signed out')
+    .addOption(new Option('--ping-ms <ms>').hideHelp())
+    .addOption(new Option('--poll-ms <ms>').hideHelp())
+    .action((opts) => dispatch(async () => (await web()).runWeb(opts, deps)));
 
   program
     .command('down')

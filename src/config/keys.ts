@@ -95,6 +95,12 @@ export const configKeys = {
     default: 600 as number,
     about: "seconds a worktree's setup (worktreeSetup, .fleetcom/worktree-setup, submodules) may take before it is stopped",
   },
+  sendMaxBytes: {
+    // A request of the control socket is at most 4 MiB, a text JSON-escaped up to six times its size.
+    schema: z.number({ error: 'expected a number' }).int({ error: 'expected a whole number of bytes' }).min(1, { error: 'expected at least 1' }).max(512 * 1024, { error: 'expected at most 524288 (512 KiB)' }),
+    default: 262_144 as number,
+    about: 'the largest message send (and run --prompt) types into a task, in bytes of UTF-8; a longer one is refused',
+  },
 } as const;
 
 function words(error: string) {
@@ -119,6 +125,7 @@ export interface Settings {
   worktreeDir: string;
   worktreeSetup: string | null;
   worktreeSetupSeconds: number;
+  sendMaxBytes: number;
 }
 
 /** The file's shape: every key optional, no other key allowed (a typo must not pass silently). */
@@ -137,5 +144,6 @@ export const configFileSchema = z.strictObject({
   worktreeDir: configKeys.worktreeDir.schema.optional(),
   worktreeSetup: configKeys.worktreeSetup.schema.optional(),
   worktreeSetupSeconds: configKeys.worktreeSetupSeconds.schema.optional(),
+  sendMaxBytes: configKeys.sendMaxBytes.schema.optional(),
 });
 export type ConfigFile = z.infer<typeof configFileSchema>;

@@ -8,14 +8,20 @@ import { PROTOCOL_VERSION, type Reply } from './reply.js';
 import type { ReplyOf } from './replies.js';
 
 export { KEEPALIVE_MS, PROTOCOL_VERSION, type Reply } from './reply.js';
-export type { AgentPaneView, LsRecord, ReplyOf } from './replies.js';
+export type { AgentPaneView, FeedEvent, LsRecord, ReplyOf, SendVerdict, WaitTask, WatchEvent } from './replies.js';
+export { SEND_VERDICTS, WAIT_UNTIL } from './replies.js';
+import { WAIT_UNTIL } from './replies.js';
 
 const env = z.record(z.string(), z.string());
 /** A task id (`3`), a pane id (`%12`) or a window id (`@7`). */
 const taskRef = z.string().regex(/^(\d+|%\d+|@\d+)$/, 'expected a task id, %pane or @window');
 const label = z.string().nullable();
+/** The most bytes one `input` request types into a pane. */
+export const MAX_INPUT_BYTES = 64 * 1024;
 /** A pane (`%12`) or a window (`@7`) of the fleet's tmux server. */
 const paneRef = z.string().regex(/^(%\d+|@\d+)$/, 'expected %pane or @window');
+/** A wait's bound: up to a day. */
+const waitMs = z.number().int().min(0).max(86_400_000);
 
 /** A task's agent homes (absolute paths): only these variables, so a recipe cannot set others. */
 const agentHomes = z.partialRecord(z.enum(AGENT_HOME_VARS), z.string().startsWith('/'));
@@ -48,9 +54,33 @@ export const requestSchema = z.discriminatedUnion('op', [
   // shell ($TMUX), so a pane id named from another server is never taken for one of the fleet's.
   z.object({ op: z.literal('adoptable'), caller: z.string().nullable() }),
   z.object({ op: z.literal('adopt'), targets: z.array(paneRef).min(1).nullable(), caller: z.string().nullable() }),
+  // Orchestration (answered beside the queue, src/fleet/turns and src/fleet/delivery). `send`
+  // types one message into an agent and waits for the agent to take it; `timeoutMs` bounds the
+  // whole of it (the wait for the task to need input included).
+  z.object({ op: z.literal('send'), task: taskRef, text: z.string(), now: z.boolean(), timeoutMs: waitMs }),
+  // Streamed (control/stream.ts): the waited tasks' events, then whether the condition was met.
+  z.object({ op: z.literal('wait'), tasks: z.array(taskRef).min(1).max(1000), mode: z.enum(['any', 'all']), until: z.enum(WAIT_UNTIL), turn: z.number().int().min(1).nullable(), timeoutMs: waitMs.nullable() }),
+  z.object({ op: z.literal('output'), task: taskRef, turn: z.number().int().min(1).nullable(), screen: z.boolean() }),
+  // Streamed: every transition of the fleet (or of one task) until the fleet goes down.
+  z.object({ op: z.literal('events'), task: taskRef.nullable() }),
+  // A task's pane as a stream (control/stream.ts): its screen, then its output, each an event
+  // with base64 bytes (replies.ts: watchEventCheck); the reply names why it ended.
+  z.object({ op: z.literal('watch'), task: taskRef }),
+  // Bytes typed into a task's pane, base64 (at most MAX_INPUT_BYTES once decoded).
+  z.object({ op: z.literal('input'), task: taskRef, data: z.base64().max(Math.ceil(MAX_INPUT_BYTES / 3) * 4) }),
 ]);
 export type Request = z.infer<typeof requestSchema>;
 export type Op = Request['op'];
+
+/** The ops answered beside the supervisor's queue of changes, never on it: they last, or only read. */
+export const BESIDE_OPS = ['send', 'wait', 'output', 'events'] as const;
+export type BesideOp = (typeof BESIDE_OPS)[number];
+export type BesideRequest = Extract<Request, { op: BesideOp }>;
+export type QueueRequest = Exclude<Request, { op: BesideOp }>;
+
+export function isBeside(request: Request): request is BesideRequest {
+  return (BESIDE_OPS as readonly string[]).includes(request.op);
+}
 /** What the supervisor answers a request (replies.ts); an op without a reply check fails to compile here. */
 export type ReplyTo<R extends Request> = ReplyOf<R['op']>;
 

@@ -53,6 +53,16 @@ export const lsRecordCheck = object({
   attention: nullable(oneOf(ATTENTIONS)),
   attentionSince: nullable(str),
   /**
+   * What the agent said while it waits (a question's text, claude's notification); null when
+   * it said nothing or does not wait. Absent in the replies of supervisors from before it was added.
+   */
+  attentionMessage: optional(nullable(str)),
+  /**
+   * The agent's turn under way, else its last one (0 before the first), counted from its own
+   * signals in this run; null for a command without them. Absent from supervisors before it.
+   */
+  turn: optional(nullable(int)),
+  /**
    * The git worktree it runs in, and its state against its base as last read in the
    * background (null until read). Absent in the replies of supervisors from before it was added.
    */
@@ -109,8 +119,68 @@ const warningFields = object({ entry: str, reason: str, detail: optional(str) })
 /** A load's warning (warnings.ts); a supervisor from before they were summed up sent one line each. */
 const warning: Check<Checked<typeof warningFields>> = (v, path = '') => (typeof v === 'string' ? { entry: '', reason: v } : warningFields(v, path));
 
+/**
+ * What `send` found: the agent took the message (`submitted`, its own signal said so), it was
+ * typed but not taken (`typed_not_submitted`: the composer still holds it), a dialog or a
+ * person's draft was in the way (`blocked`), it worked the whole time (`busy`), it had exited
+ * (`exited`), the text left the composer with no signal to say the agent took it
+ * (`unconfirmed`), or it went to a plain command (`typed`).
+ */
+export const SEND_VERDICTS = ['submitted', 'typed_not_submitted', 'blocked', 'busy', 'exited', 'unconfirmed', 'typed'] as const;
+export type SendVerdict = (typeof SEND_VERDICTS)[number];
+const VERDICTS = Object.fromEntries(SEND_VERDICTS.map((v) => [v, true])) as Record<SendVerdict, true>;
+
+/** What `wait` waits for: the end of a turn, any state that needs the user, the task's end. */
+export const WAIT_UNTIL = ['waiting', 'needs-you', 'exited'] as const;
+
+const FEED_TYPES = { started: true, conversation: true, working: true, waiting: true, question: true, permission: true, exited: true, removed: true } as const;
+
+/** One line of `events` (and the events of a `wait`): a task's transition. */
+export const feedEventCheck = object({
+  type: oneOf(FEED_TYPES),
+  task: int,
+  run: int,
+  at: str,
+  label: str,
+  /** working, waiting, question, permission: the turn under way, or the one that ended. */
+  turn: optional(nullable(int)),
+  /** question and permission: what the agent asks. */
+  text: optional(nullable(str)),
+  conversationId: optional(nullable(str)),
+  exitStatus: optional(nullable(int)),
+  killed: optional(bool),
+  /** Set by `events --all-hosts` on the lines of other hosts. */
+  host: optional(str),
+});
+export type FeedEvent = Checked<typeof feedEventCheck>;
+
+/** A waited task as the wait ended. */
+export const waitTaskCheck = object({
+  task: int,
+  label: str,
+  state: oneOf({ running: true, idle: true, exited: true, removed: true }),
+  attention: nullable(oneOf(ATTENTIONS)),
+  question: bool,
+  /** The turn under way or the last one; null for a command without turn signals. */
+  turn: nullable(int),
+  /** How many turns have ended (null as for turn). */
+  turnsEnded: nullable(int),
+  exitStatus: nullable(int),
+  /** Since when it is in its state (ISO), when known. */
+  since: nullable(str),
+  met: bool,
+  /** Why the condition can no longer be met for it, else null. */
+  never: nullable(str),
+});
+export type WaitTask = Checked<typeof waitTaskCheck>;
+
 export const replyChecks = {
-  status: object({ pid: int, tmuxSessionId: str, tmuxSessionName: str, tmuxSocket: optional(nullable(str)), hosts: optional(list(str)), tasks: int }),
+  status: object({
+    pid: int, tmuxSessionId: str, tmuxSessionName: str, tmuxSocket: optional(nullable(str)), hosts: optional(list(str)), tasks: int,
+    // The supervisor's line to tmux: its control connection, whether changes come as events, the
+    // whole reconciliations run so far. Absent in the replies of supervisors from before it.
+    tmuxLink: optional(object({ connection: oneOf({ up: true, down: true, off: true }), events: bool, streams: bool, note: nullable(str), reconciliations: int })),
+  }),
   run: taskId,
   ls: list(lsRecordCheck),
   rerun: taskId,
@@ -129,6 +199,28 @@ export const replyChecks = {
   // The fleet's tmux server, its panes running hand-started agents, and a word about the caller's server.
   adoptable: object({ tmuxSocket: str, panes: list(agentPaneCheck), note: nullable(str) }),
   adopt: object({ adopted: list(object({ id: int, paneId: str })), refused: list(agentPaneCheck) }),
+  send: object({ task: int, verdict: oneOf(VERDICTS), via: str, turn: nullable(int), conversationId: nullable(str), ms: int, reason: nullable(str) }),
+  wait: object({ met: bool, timedOut: bool, why: nullable(str), tasks: list(waitTaskCheck) }),
+  output: object({ task: int, conversationId: nullable(str), turn: nullable(int), text: str, source: oneOf({ signal: true, store: true, screen: true }), from: str }),
+  // The stream's end, and whether it is its own: the fleet went down or the task of `events --task`
+  // left it (`down`), rather than the supervisor stopping with the tasks running on.
+  events: object({ ended: str, down: optional(bool) }),
+  // Why a watched pane's stream ended on the supervisor's side (the pane went, the fleet went down).
+  watch: object({ reason: str }),
+  input: nothing,
 };
+
+/**
+ * An event of a `watch` stream: the pane's screen as terminal bytes (clear, its lines, the
+ * cursor placed; after a pause too), or the bytes it wrote since; `data` is base64.
+ */
+export type WatchEvent = { kind: 'screen'; width: number; height: number; data: string } | { kind: 'output'; data: string };
+
+const screenEvent = object({ kind: oneOf({ screen: true }), width: int, height: int, data: str });
+const outputEvent = object({ kind: oneOf({ output: true }), data: str });
+
+/** Checks a `watch` event as a client receives it (streamSupervisor hands events on unchecked). */
+export const watchEventCheck: Check<WatchEvent> = (v, path = '') =>
+  (typeof v === 'object' && v !== null && (v as { kind?: unknown }).kind === 'screen' ? screenEvent(v, path) : outputEvent(v, path));
 
 export type ReplyOf<K extends keyof typeof replyChecks> = Checked<(typeof replyChecks)[K]>;

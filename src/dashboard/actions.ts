@@ -13,7 +13,8 @@ import { displayMessage } from '../tmux/sessions.js';
 import { selectWindow } from '../tmux/windows.js';
 import { fit } from './cells.js';
 import type { Action } from './keys.js';
-import type { AdoptChoice, HistoryChoice, LoadChoice } from './model.js';
+import type { AdoptChoice, FinishShown, HistoryChoice, LoadChoice } from './model.js';
+import { finishConfirmed, finishPlanShown } from './finish-actions.js';
 import { formatAge } from '../format-age.js';
 import type { HostsFeed } from './host-rows.js';
 import { historyChoices, resumeConversation } from './history-actions.js';
@@ -21,7 +22,7 @@ import { historyChoices, resumeConversation } from './history-actions.js';
 /** What the fleet loop hands the dashboard (fleet-ui.ts), and the hosts `up` reaches (none: this machine only). */
 export type ActionDeps = FleetUiContext & { hosts?: HostsFeed | null };
 
-export type Outcome = { status: string } | { choices: LoadChoice[] } | { agentPanes: AdoptChoice[] } | { history: HistoryChoice[]; where: string };
+export type Outcome = { status: string } | { choices: LoadChoice[] } | { agentPanes: AdoptChoice[] } | { history: HistoryChoice[]; where: string } | { finish: FinishShown };
 
 export async function perform(action: Action, deps: ActionDeps): Promise<Outcome> {
   const task = 'id' in action ? [...deps.fleet.tasks()].find((t) => t.id === action.id) : undefined;
@@ -68,6 +69,10 @@ export async function perform(action: Action, deps: ActionDeps): Promise<Outcome
       return historyChoices(action.cwd, deps);
     case 'resume-conversation':
       return { status: await resumeConversation(action.key, deps) };
+    case 'finish-plan':
+      return finishPlanShown(action.id, deps);
+    case 'finish':
+      return { status: await finishConfirmed(action.id, action.expect, deps) };
     case 'last-window':
       await lastWindow(deps.tmux, deps.sessionId);
       return { status: '' };

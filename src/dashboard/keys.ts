@@ -1,7 +1,9 @@
 // Key handling as a pure function: (UI state, key, rows) → new UI state and at most one action
 // for the loop to carry out. Nothing here talks to tmux or the supervisor.
 import type { RemoteTarget } from '../remote/remote-tmux.js';
-import { displayOrder, GROUPINGS, historyShown, nextRowNeedingYou, selectedRow, type AdoptChoice, type HistoryChoice, type LoadChoice, type Mode, type Row, type Ui } from './model.js';
+import { displayOrder, GROUPINGS, historyShown, nextRowNeedingYou, selectedRow, type LoadChoice, type Mode, type Row, type Ui } from './model.js';
+
+export { openAdopt, openFinish, openHistory, openLoad } from './openers.js';
 
 export type Key =
   | { name: 'up' | 'down' | 'left' | 'right' | 'enter' | 'escape' | 'backspace' | 'tab' | 'interrupt' }
@@ -22,6 +24,9 @@ export type Action =
   /** `h`: the history of a directory (null: every directory of the fleet). */
   | { kind: 'list-history'; cwd: string | null }
   | { kind: 'resume-conversation'; key: string }
+  /** `f`: the diff stat and finish plan of a worktree task; `y` on it: the finish. */
+  | { kind: 'finish-plan'; id: number }
+  | { kind: 'finish'; id: number; expect: { tip: string | null; intoTip: string | null } }
   | { kind: 'last-window' }
   | { kind: 'quit' }
   // A host's task: its window shown here over ssh, its screen peeked at, rerun there.
@@ -163,6 +168,9 @@ export function handleKey(ui: Ui, key: Key, rows: readonly Row[], home: string):
       return { ui: list(ui), action: null };
     case 'confirm-quit':
       return c === 'y' || c === 'Y' ? { ui: list(ui, 'stopping every task…'), action: { kind: 'quit' } } : { ui: list(ui, 'not quitting'), action: null };
+    case 'finish':
+      if (mode.ok && (c === 'y' || c === 'Y')) return { ui: list(ui, `finishing task ${mode.taskId}…`), action: { kind: 'finish', id: mode.taskId, expect: mode.expect } };
+      return { ui: list(ui, mode.ok ? `task ${mode.taskId} not finished` : ''), action: null };
     case 'list':
       break;
   }
@@ -198,6 +206,13 @@ export function handleKey(ui: Ui, key: Key, rows: readonly Row[], home: string):
       return onRow((r) => ({ ui: pinned, action: { kind: r.state === 'exited' ? 'rm' : 'kill', id: r.id } }));
     case 'm':
       return onRow((r) => ({ ui: pinned, action: { kind: 'tag', id: r.id } }));
+    case 'f': {
+      // git runs where the worktree is: a host's task is finished on that host.
+      const say = (r: Row) => (r.remote ? `a task of ${r.remote.host}: finish it there (fleetcom finish ${r.remote.id}, git runs where its worktree is)` : `task ${r.id} runs in no worktree fleetcom made: nothing to finish`);
+      return onRow((r) => (r.worktree && !r.remote
+        ? { ui: { ...pinned, status: `reading the change and the plan of task ${r.id}…` }, action: { kind: 'finish-plan', id: r.id } }
+        : { ui: { ...pinned, status: say(r) }, action: null }));
+    }
     case 'R':
       return onRow((r) => prompt('rename', r.id));
     case 'g':
@@ -233,22 +248,4 @@ export function handleKey(ui: Ui, key: Key, rows: readonly Row[], home: string):
     default:
       return { ui, action: null };
   }
-}
-
-/** The load chooser, once the loop has listed the sessions. */
-export function openLoad(ui: Ui, choices: LoadChoice[]): Ui {
-  return { ...ui, mode: { kind: 'load', choices, index: 0 } };
-}
-
-/** The adopt chooser, once the loop has listed the agent panes (adoptable ones first). */
-export function openAdopt(ui: Ui, choices: AdoptChoice[]): Ui {
-  if (choices.length === 0) return { ...ui, status: 'no pane runs an agent started by hand' };
-  const sorted = [...choices.filter((c) => c.refused === null), ...choices.filter((c) => c.refused !== null)];
-  return { ...ui, status: '', mode: { kind: 'adopt', choices: sorted, index: 0 } };
-}
-
-/** The history chooser, once the loop has read the stores. */
-export function openHistory(ui: Ui, choices: HistoryChoice[], where: string): Ui {
-  if (choices.length === 0) return { ...ui, status: `no past conversation in ${where}` };
-  return { ...ui, status: '', mode: { kind: 'history', choices, text: '', index: 0, where } };
 }

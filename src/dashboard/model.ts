@@ -32,6 +32,8 @@ export interface Row {
   since: number | null;
   /** A host's task (its own id and window there); absent for this machine's. */
   remote?: RemoteTarget;
+  /** It runs in a git worktree fleetcom made (`f` finishes it). */
+  worktree?: true;
 }
 
 export const NEEDS_YOU = 'Needs you';
@@ -70,6 +72,16 @@ export function historyShown(choices: readonly HistoryChoice[], text: string): H
   return needle === '' ? [...choices] : choices.filter((c) => c.text.includes(needle));
 }
 
+/** `f`: a worktree task's diff stat and finish plan, shown until `y` finishes it or another key does not. */
+export interface FinishShown {
+  taskId: number;
+  lines: string[];
+  /** The plan refused nothing: `y` may finish it. */
+  ok: boolean;
+  /** The branch's and the target's tips the plan was made with. */
+  expect: { tip: string | null; intoTip: string | null };
+}
+
 export type Mode =
   | { kind: 'list' }
   | { kind: 'prompt'; purpose: 'new' | 'rename' | 'group' | 'save'; text: string; taskId: number | null }
@@ -78,7 +90,8 @@ export type Mode =
   | { kind: 'help' }
   | { kind: 'load'; choices: LoadChoice[]; index: number }
   | { kind: 'adopt'; choices: AdoptChoice[]; index: number }
-  | { kind: 'history'; choices: HistoryChoice[]; text: string; index: number; where: string };
+  | { kind: 'history'; choices: HistoryChoice[]; text: string; index: number; where: string }
+  | ({ kind: 'finish' } & FinishShown);
 
 export interface Ui {
   /** The selected task's id, and its place in the list when it was selected. */
@@ -128,6 +141,7 @@ export function rowOf(task: Task, now: number, line: string, attention: Attentio
     paneId: task.paneId,
     attention: state === 'exited' ? null : attention.attention,
     since: state === 'exited' ? null : attention.since,
+    ...(task.worktree ? { worktree: true as const } : {}),
   };
 }
 

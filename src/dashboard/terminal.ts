@@ -11,7 +11,8 @@ import type { Task } from '../fleet/supervisor/task.js';
 import { capturePanes } from '../tmux/screens.js';
 import { perform, type ActionDeps } from './actions.js';
 import { decodeKeys } from './input.js';
-import { handleKey, openAdopt, openHistory, openLoad, type Action } from './keys.js';
+import { handleKey, type Action } from './keys.js';
+import { openAdopt, openFinish, openHistory, openLoad } from './openers.js';
 import { rowsToRead, type KnownLine } from './line-reads.js';
 import { HOST_POLL_MS, hostRows, hostStatuses, HostRowIds, type HostAnswer } from './host-rows.js';
 import { initialUi, latestLine, rowOf, type Grouping, type Ui } from './model.js';
@@ -188,6 +189,7 @@ export function startDashboard(deps: DashboardDeps): Dashboard {
         if ('choices' in outcome) ui = openLoad(ui, outcome.choices);
         else if ('agentPanes' in outcome) ui = openAdopt(ui, outcome.agentPanes);
         else if ('history' in outcome) ui = openHistory(ui, outcome.history, outcome.where);
+        else if ('finish' in outcome) ui = openFinish(ui, outcome.finish);
         else if (outcome.status) ui = { ...ui, status: outcome.status };
       })
       .catch((error: Error) => {

@@ -46,6 +46,7 @@ export const HELP: readonly string[] = [
   '         or group                 o   load a session or recovery snapshot',
   's        cycle grouping           q   back to the previous window',
   'a        adopt an agent started by hand  h   past conversations (history)',
+  'f        finish a worktree task: its diff and plan, then on y merge it and clean up',
   'N        next task that needs you (a permission first, then the longest waiting)',
   '?        this help                Q   quit: stop every task (fleetcom down)',
   '',
@@ -91,6 +92,8 @@ function statusText(mode: Mode, ui: Ui): string {
       return 'Adopt: ↑↓ choose · Enter adopt · Esc cancel';
     case 'history':
       return `History of ${mode.where}: ${mode.text}█  (type to filter · ↑↓ choose · Enter resume · Esc cancel)`;
+    case 'finish':
+      return mode.ok ? `Finish task ${mode.taskId} as planned above? (y/n)` : `Task ${mode.taskId} cannot be finished (see above): any key goes back`;
     default:
       return ui.status;
   }
@@ -146,6 +149,10 @@ function listBody(frame: Frame, width: number): Body {
 
 function body(frame: Frame, width: number): Body {
   const mode = frame.ui.mode;
+  if (mode.kind === 'finish') {
+    const lines = mode.lines.map((l) => fit(`  ${l}`, width));
+    return { lines, styles: lines.map(() => 'plain'), ids: lines.map(() => null), selectedLine: 0 };
+  }
   if (mode.kind === 'help') {
     const lines = (width < NARROW_WIDTH ? NARROW_HELP : HELP).map((l) => fit(`  ${l}`, width));
     return { lines, styles: lines.map(() => 'plain'), ids: lines.map(() => null), selectedLine: 0 };

@@ -11,6 +11,7 @@ import type {
 } from './types.js';
 import type { AgentProbe } from './probe.js';
 import type { HistoryReader } from './history.js';
+import type { Conversing } from './conversing.js';
 
 /** What store correlation (channel 4) needs beyond the run's own evidence. */
 export interface CorrelationContext {
@@ -120,4 +121,6 @@ export interface Harness {
   probe: AgentProbe;
   /** `fleetcom history`: its conversations as its own store lists and titles them (none: not listed). */
   history?: HistoryReader;
+  /** `send`, `wait` and `output`: how a message is typed into it, confirmed, and its reply read (conversing.ts). */
+  conversing: Conversing;
 }

@@ -1,7 +1,6 @@
-import * as path from 'node:path';
 import type { HistoryFile, HistorySkip } from './history.js';
 import { historyFileOf } from './history-read.js';
-import { listDir } from './fs-read.js';
+import { entryPath, listDir } from './fs-read.js';
 import { isValidId } from './ids.js';
 
 // The transcripts of agents that keep one conversation a file named `<id>.jsonl` (claude, qwen):
@@ -13,8 +12,8 @@ export function idNamedTranscripts(dirs: readonly string[]): { files: HistoryFil
   for (const dir of dirs) {
     for (const entry of listDir(dir)) {
       if (!entry.name.endsWith('.jsonl') || !isValidId(entry.name.slice(0, -'.jsonl'.length))) continue;
-      const file = historyFileOf(path.join(dir, entry.name));
-      if ('why' in file) skipped.push({ path: path.join(dir, entry.name), why: file.why });
+      const file = historyFileOf(entryPath(dir, entry.name));
+      if ('why' in file) skipped.push({ path: entryPath(dir, entry.name), why: file.why });
       else found.push(file);
     }
   }

@@ -30,20 +30,32 @@ function linesOf(buffer: Buffer, dropFirst: boolean, keepLast: boolean): string[
   return lines.filter((line) => line !== '');
 }
 
+/**
+ * The buffer head and tail reads land in, kept between files: it is decoded to strings before
+ * the read returns. A fresh 27–128 KiB buffer per file showed in a cold listing's profile, in
+ * its allocation and the collections it caused (2 000 files, the 2-core machine).
+ */
+let scratch = Buffer.allocUnsafe(0);
+const SCRATCH_MAX = 1024 * 1024;
+
+function scratchOf(bytes: number): Buffer {
+  if (bytes > SCRATCH_MAX) return Buffer.allocUnsafe(bytes);
+  if (scratch.length < bytes) scratch = Buffer.allocUnsafe(Math.max(bytes, 256 * 1024));
+  return scratch;
+}
+
 /** The first `headBytes` and last `tailBytes` of a regular file, as complete lines; the middle is never read. */
 export function readHeadTail(path: string, headBytes: number, tailBytes: number): HeadTailRead {
-  return withRegularFile(path, (fd): HeadTail => {
-    const size = fs.fstatSync(fd).size;
+  return withRegularFile(path, (fd, size): HeadTail => {
+    const buffer = scratchOf(Math.min(size, headBytes + tailBytes));
     if (size <= headBytes + tailBytes) {
-      const buffer = Buffer.allocUnsafe(size);
-      const n = readFully(fd, buffer, 0);
+      const n = readFully(fd, buffer.subarray(0, size), 0);
       return { whole: true, head: linesOf(buffer.subarray(0, n), false, true), tail: [] };
     }
-    const head = Buffer.allocUnsafe(headBytes);
-    const headRead = readFully(fd, head, 0);
-    const tail = Buffer.allocUnsafe(tailBytes);
-    const tailRead = readFully(fd, tail, size - tailBytes);
-    return { whole: false, head: linesOf(head.subarray(0, headRead), false, false), tail: linesOf(tail.subarray(0, tailRead), true, true) };
+    const headRead = readFully(fd, buffer.subarray(0, headBytes), 0);
+    const head = linesOf(buffer.subarray(0, headRead), false, false);
+    const tailRead = readFully(fd, buffer.subarray(0, tailBytes), size - tailBytes);
+    return { whole: false, head, tail: linesOf(buffer.subarray(0, tailRead), true, true) };
   });
 }
 

@@ -36,6 +36,7 @@ export { plainText } from './scrape.js';
 export { historyFileOf, readHeadTail, snippetOf, streamLines } from './history-read.js';
 export { entryTimeMs, utcDateFolders, WINDOW_MS } from './store-window.js';
 export { storedConversation, type StoredConversation } from './conversation.js';
+export { normalizeMessage, sameMessage, TEXT_MAX, type ComposerRead, type Conversing, type StoredTurn, type StoredTurns, type TurnMark } from './conversing.js';
 
 /** Contract section 4: the suffix, env pairs and pinned id for one spawn. */
 export function instrument(input: InstrumentInput): InstrumentPlan {

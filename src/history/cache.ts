@@ -1,34 +1,27 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { HarnessName, HistoryEntry, HistoryFile } from '../harness/index.js';
+import { cacheText, parseCache, type CacheEntries, type CachedFile } from './cache-format.js';
 
 // The rows each store file gave, keyed by agent, path, size and mtime: a file whose three are
 // unchanged is not read again. The cache is input like any other file: one that is not exactly
 // this shape (corrupt, torn, another program's, another version's) is dropped whole and
 // rebuilt; it is written to a temp file and renamed, so a reader never sees half of it.
 
-const FORMAT = 'fleetcom-history-cache';
-const VERSION = 1;
 /** A cache larger than this is not read (rebuilt instead): it cannot be ours for any real store. */
 const MAX_BYTES = 256 * 1024 * 1024;
 
-interface CachedFile {
-  size: number;
-  mtimeMs: number;
-  rows: HistoryEntry[];
-}
-
 export class HistoryCache {
-  private readonly entries: Map<string, CachedFile>;
-  private readonly used = new Set<string>();
   private changed = false;
-  /** Why the file on disk was not used (null: it was, or there was none). */
-  readonly discarded: string | null;
+  /** The directory last looked up: listings come a directory at a time, and slicing and hashing it again for each file cost ~1 µs a file. */
+  private last: { agent: HarnessName; dir: string; files: Map<string, CachedFile> | undefined } | null = null;
 
-  private constructor(readonly file: string | null, entries: Map<string, CachedFile>, discarded: string | null) {
-    this.entries = entries;
-    this.discarded = discarded;
-  }
+  private constructor(
+    readonly file: string | null,
+    private readonly entries: CacheEntries,
+    /** Why the file on disk was not used (null: it was, or there was none). */
+    readonly discarded: string | null,
+  ) {}
 
   /** No file: nothing is kept between runs. */
   static none(): HistoryCache {
@@ -52,18 +45,34 @@ export class HistoryCache {
 
   /** The rows cached for this file, when its size and mtime are those cached. */
   get(agent: HarnessName, file: HistoryFile): HistoryEntry[] | null {
-    const key = keyOf(agent, file.path);
-    const hit = this.entries.get(key);
+    if (this.file === null) return null;
+    const cut = file.path.lastIndexOf('/');
+    const hit = this.filesIn(agent, file.path, cut)?.get(file.path.slice(cut + 1));
     if (hit === undefined || hit.size !== file.size || hit.mtimeMs !== file.mtimeMs) return null;
-    this.used.add(key);
+    hit.used = true;
     return hit.rows;
   }
 
   set(agent: HarnessName, file: HistoryFile, rows: HistoryEntry[]): void {
-    const key = keyOf(agent, file.path);
-    this.entries.set(key, { size: file.size, mtimeMs: file.mtimeMs, rows });
-    this.used.add(key);
+    // Without a file nothing is asked twice: keeping the rows would only cost their entries.
+    if (this.file === null) return;
+    const [dir, name] = splitPath(file.path);
+    let byDir = this.entries.get(agent);
+    if (byDir === undefined) this.entries.set(agent, (byDir = new Map()));
+    let files = byDir.get(dir);
+    if (files === undefined) byDir.set(dir, (files = new Map()));
+    files.set(name, { size: file.size, mtimeMs: file.mtimeMs, rows, used: true });
     this.changed = true;
+    this.last = null;
+  }
+
+  private filesIn(agent: HarnessName, file: string, cut: number): Map<string, CachedFile> | undefined {
+    const last = this.last;
+    if (last !== null && last.agent === agent && last.dir.length === cut && file.startsWith(last.dir)) return last.files;
+    const dir = cut <= 0 ? '/' : file.slice(0, cut);
+    const files = this.entries.get(agent)?.get(dir);
+    this.last = { agent, dir, files };
+    return files;
   }
 
   /**
@@ -72,8 +81,7 @@ export class HistoryCache {
    */
   save(): string | null {
     if (this.file === null || (!this.changed && this.discarded === null)) return null;
-    const files: Record<string, CachedFile> = Object.fromEntries(this.entries);
-    const text = JSON.stringify({ format: FORMAT, version: VERSION, files });
+    const text = cacheText(this.entries);
     const temp = `${this.file}.${process.pid}.tmp`;
     try {
       fs.mkdirSync(path.dirname(this.file), { recursive: true, mode: 0o700 });
@@ -86,49 +94,34 @@ export class HistoryCache {
     }
   }
 
-  /** After listing every file of `agent` under `root` (scope all): drops the entries of files no longer there. */
+  /**
+   * After listing every file of `agent` under `root` (scope all): drops the entries of files no
+   * longer there. `root` is a directory, or a file (opencode's database).
+   */
   forget(agent: HarnessName, root: string): void {
-    const prefix = keyOf(agent, root);
-    for (const key of this.entries.keys()) {
-      if (key.startsWith(prefix) && !this.used.has(key)) {
-        this.entries.delete(key);
-        this.changed = true;
-      }
+    const byDir = this.entries.get(agent);
+    if (byDir === undefined) return;
+    const within = root.endsWith('/') ? root : `${root}/`;
+    const [parent, base] = splitPath(root);
+    for (const [dir, files] of byDir) {
+      if (dir === root || dir.startsWith(within)) this.drop(files, () => true);
+      else if (dir === parent) this.drop(files, (name) => name === base);
+      if (files.size === 0) byDir.delete(dir);
+    }
+    this.last = null;
+  }
+
+  private drop(files: Map<string, CachedFile>, under: (name: string) => boolean): void {
+    for (const [name, file] of files) {
+      if (file.used || !under(name)) continue;
+      files.delete(name);
+      this.changed = true;
     }
   }
 }
 
-function keyOf(agent: HarnessName, file: string): string {
-  return `${agent}\u0000${file}`;
-}
-
-const isRow = (row: unknown): row is HistoryEntry => {
-  if (typeof row !== 'object' || row === null) return false;
-  const r = row as Record<string, unknown>;
-  return typeof r.id === 'string' && typeof r.title === 'string' && typeof r.firstPrompt === 'string' && typeof r.cwd === 'string'
-    && typeof r.updatedAt === 'number' && Number.isFinite(r.updatedAt) && (r.messages === null || (typeof r.messages === 'number' && Number.isInteger(r.messages)));
-};
-
-/** The entries, or why the text is not a cache of this version (then it is rebuilt). */
-export function parseCache(text: string): Map<string, CachedFile> | string {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return 'not JSON (torn or corrupt)';
-  }
-  if (typeof value !== 'object' || value === null) return 'not an object';
-  const doc = value as Record<string, unknown>;
-  if (doc.format !== FORMAT) return `not a ${FORMAT} file`;
-  if (doc.version !== VERSION) return `version ${String(doc.version)}, not ${VERSION}`;
-  if (typeof doc.files !== 'object' || doc.files === null || Array.isArray(doc.files)) return 'files: expected an object';
-  const entries = new Map<string, CachedFile>();
-  for (const [key, entry] of Object.entries(doc.files)) {
-    const e = entry as Record<string, unknown> | null;
-    if (typeof e !== 'object' || e === null || typeof e.size !== 'number' || typeof e.mtimeMs !== 'number' || !Array.isArray(e.rows) || !e.rows.every(isRow)) {
-      return `the entry of ${JSON.stringify(key.replace('\u0000', ' '))} is not a cached file`;
-    }
-    entries.set(key, { size: e.size, mtimeMs: e.mtimeMs, rows: e.rows });
-  }
-  return entries;
+/** A store file's directory and name (listed paths are absolute). */
+function splitPath(file: string): [string, string] {
+  const cut = file.lastIndexOf('/');
+  return [cut <= 0 ? '/' : file.slice(0, cut), file.slice(cut + 1)];
 }

@@ -1,6 +1,7 @@
 // Every past conversation of every agent: read from each agent's own store through its
 // harness, cached by file, scoped to directories, with who holds each one now.
-export { HistoryCache, parseCache } from './cache.js';
+export { HistoryCache } from './cache.js';
+export { parseCache } from './cache-format.js';
 export { collect } from './collect.js';
 export { gatherHistory, historyCacheFile, type GatherInput, type Gathered } from './gather.js';
 export { heldBy, holderCheck, type FleetTask } from './held.js';

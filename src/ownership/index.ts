@@ -7,3 +7,4 @@ export {
   childrenOf, descendantsOf, openFilesOf, processFacts, processTree, subtreeOf, treeProcess, type ProcessFacts, type TreeProcess,
 } from './process-tree.js';
 export { fleetHolderOf, holderText, type FleetHolder } from './fleet-holders.js';
+export { conversationHolders, type Holders } from './holders.js';

@@ -8,11 +8,15 @@ import { checkHost } from './host-name.js';
 /** The commands that act on a fleet, and so on a host's fleet with --host. */
 export const HOST_COMMANDS: ReadonlySet<string> = new Set([
   'ls', 'run', 'rerun', 'kill', 'rm', 'tag', 'rename', 'group', 'next', 'save', 'load', 'recover', 'doctor', 'down', 'sessions', 'up',
-  'adopt',
+  'adopt', 'send', 'wait', 'output', 'events',
 ]);
 
 /** Commands whose words after the first positional one are a command of their own (`run … -- cmd`). */
-const VALUE_OPTIONS: Readonly<Record<string, ReadonlySet<string>>> = { run: new Set(['--cwd', '--name', '--group']) };
+const VALUE_OPTIONS: Readonly<Record<string, ReadonlySet<string>>> = {
+  run: new Set(['--cwd', '--name', '--group', '--worktree', '--base', '--prompt']),
+  // After the task, the words are the message.
+  send: new Set(['--file', '--timeout']),
+};
 
 export interface HostArgv {
   host: string | null;

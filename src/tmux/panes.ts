@@ -101,6 +101,16 @@ export function needsReaping(pane: PaneRecord): boolean {
 }
 
 /**
+ * A display-message format expanded only when its target pane exists. `display-message -t %N`
+ * does not fail for a pane that is gone, and tmux 3.2a's server then crashes expanding
+ * `#{window_activity}` (a NULL window; measured: segfault in format_find): a task window closed
+ * by hand took the whole tmux server with it. `format` must hold no top-level comma.
+ */
+export function existingPaneOnly(format: string): string {
+  return `#{?pane_id,${format},}`;
+}
+
+/**
  * One pane's record and its whole retained text (as capturePane with history), in ONE tmux
  * invocation: what the supervisor reads when a task's process has ended. Read together, the
  * text is the pane's as tmux knew it when the record was made, so a record that shows the pane
@@ -111,7 +121,7 @@ export async function paneWithText(tmux: TmuxRun, paneId: string): Promise<{ rec
   const query = formatQuery(PANE_FIELDS, separator);
   let out: string;
   try {
-    out = await tmux.runSequence([['display-message', '-p', '-t', paneId, query.format], ['capture-pane', '-p', '-J', '-S', '-', '-E', '-', '-t', paneId]]);
+    out = await tmux.runSequence([['display-message', '-p', '-t', paneId, existingPaneOnly(query.format)], ['capture-pane', '-p', '-J', '-S', '-', '-E', '-', '-t', paneId]]);
   } catch (error) {
     if (error instanceof TmuxError && /can't find pane/.test(error.stderr)) return null;
     throw error;

@@ -26,6 +26,8 @@ export interface RunOptions {
   path?: string;
   /** Aborting it ends the tmux client (SIGTERM); the call then rejects with a TmuxError. */
   signal?: AbortSignal;
+  /** The tmux client's stdin (`load-buffer -`): a text of any size without the 16 KiB command limit. */
+  input?: string;
 }
 
 /** What operations need from a runner; unit tests of callers can fake just this. */
@@ -49,7 +51,7 @@ export class TmuxRunner implements TmuxRun {
   readonly socketPath: string | undefined;
   readonly env: Env;
   private readonly configFile: string | undefined;
-  private readonly tmuxPath: string;
+  readonly tmuxPath: string;
 
   constructor(options: TmuxRunnerOptions = {}) {
     this.socketPath = options.socketPath;
@@ -86,7 +88,7 @@ export class TmuxRunner implements TmuxRun {
   private async exec(argv: readonly string[], subcommand: string, opts: RunOptions): Promise<string> {
     // -u: without it a client in a non-UTF-8 locale gets every non-ASCII byte (and control
     // characters such as a newline in an option value) replaced by `_` in its output.
-    const result = await spawnTmux(this.tmuxPath, ['-u', ...this.globalFlags(), ...argv], this.envFor(opts), 'pipe', opts.signal);
+    const result = await spawnTmux(this.tmuxPath, ['-u', ...this.globalFlags(), ...argv], this.envFor(opts), 'pipe', opts.signal, opts.input);
     if (result.code === 'ENOENT') throw new TmuxMissingError();
     if (result.exitCode !== 0 || result.code !== null) {
       // Never the argv in a message: it may hold environment values.
@@ -134,9 +136,12 @@ interface Finished {
   stderr: string;
 }
 
-function spawnTmux(file: string, args: string[], env: Record<string, string>, stdio: 'pipe' | 'inherit', signal?: AbortSignal): Promise<Finished> {
+function spawnTmux(file: string, args: string[], env: Record<string, string>, stdio: 'pipe' | 'inherit', signal?: AbortSignal, input?: string): Promise<Finished> {
   return new Promise((resolve) => {
-    const child = spawn(file, args, { env, stdio: stdio === 'inherit' ? 'inherit' : ['ignore', 'pipe', 'pipe'], signal });
+    const child = spawn(file, args, { env, stdio: stdio === 'inherit' ? 'inherit' : [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'], signal });
+    // A client that exits before reading it all (a failed command) makes the pipe close early: not an error of ours.
+    child.stdin?.on('error', () => undefined);
+    child.stdin?.end(input);
     let stdout = '';
     let stderr = '';
     let code: string | null = null;

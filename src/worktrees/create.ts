@@ -3,12 +3,16 @@
 // template that escapes its place, a path holding something else, a branch checked out where
 // fleetcom did not put it — exit 2, nothing created.
 import { lstatSync } from 'node:fs';
+import path from 'node:path';
 import { FleetError, UsageError } from '../errors.js';
+import { makePrivateDirs } from '../fs-safety.js';
+import { withFileLock } from '../ownership/file-lock.js';
+import { fnv1a64 } from '../paths.js';
 import type { WorktreeRecord } from '../worktree-record.js';
 import { git } from './git.js';
 import { checkBranchName, worktreePath } from './names.js';
 import { madeAt, remember } from './registry.js';
-import { branchExists, commitOf, realPath, repoWorktrees, type ListedWorktree } from './repo.js';
+import { branchExists, commitOf, commonDirNear, commonDirOf, realPath, repoWorktrees, type ListedWorktree } from './repo.js';
 import { prepareCheckout, setupSteps, type SetupOptions } from './setup.js';
 
 export interface WorktreeRequest {
@@ -51,10 +55,37 @@ function samePath(a: string, b: string): boolean {
   return realPath(a) === realPath(b);
 }
 
+/**
+ * The lock of one repository's worktrees (in fleetcom's config dir, never in the repository):
+ * git's own `worktree add` run twice at once in one repository can read the other's half-made
+ * entry (measured on 2.39.5: "failed to read .git/worktrees/<name>/commondir" in one of ten
+ * runs at once under load), and two runs of one branch must share what the first made.
+ */
+export function repoLockFile(registryFile: string, commonDir: string): string {
+  return path.join(path.dirname(registryFile), 'locks', `worktrees-${fnv1a64(commonDir)}`);
+}
+
+/** Runs `section` holding the lock of the repository `dir` is in (waiting up to git's longest add). */
+export async function underRepoLock<T>(registryFile: string, dir: string, section: () => Promise<T>): Promise<T> {
+  // Its common git dir names the repository from any of its checkouts: read from the file
+  // system (a git process fewer on every run --worktree), else asked of git.
+  const common = (process.env.GIT_DIR === undefined ? commonDirNear(dir) : null) ?? (await commonDirOf(dir));
+  const lock = repoLockFile(registryFile, common ?? path.resolve(dir));
+  makePrivateDirs(path.dirname(lock));
+  return withFileLock(lock, section, { waitMs: ADD_DEADLINE_MS + 60_000 });
+}
+
 /** The worktree for the request: made, or the one fleetcom made for that branch before (shared). */
 export async function provideWorktree(request: WorktreeRequest): Promise<{ record: WorktreeRecord; shared: boolean }> {
+  await checkBranchName(request.branch);
+  const made = await underRepoLock(request.registryFile, request.cwd, () => makeOrShare(request));
+  // The setup (a package install) runs outside the lock: other branches' worktrees need not wait for it.
+  if (made.setUp) await setUp(made.record, request);
+  return { record: made.record, shared: made.shared };
+}
+
+async function makeOrShare(request: WorktreeRequest): Promise<{ record: WorktreeRecord; shared: boolean; setUp: boolean }> {
   const { branch, registryFile } = request;
-  await checkBranchName(branch);
   const { repo, main, listed } = await repoWorktrees(request.cwd);
   const { base, baseRef } = await baseOf(repo, main, request.base);
   const onBranch = listed.filter((w) => w.branch === branch);
@@ -64,8 +95,7 @@ export async function provideWorktree(request: WorktreeRequest): Promise<{ recor
     if (made === null || live.main) {
       throw new UsageError(`--worktree ${branch}: the branch is checked out at ${live.path}, a worktree fleetcom did not make; use another branch, or run there with --cwd ${live.path}`);
     }
-    if (!made.ready) await setUp(made, request);
-    return { record: recordOf(made), shared: true };
+    return { record: recordOf(made), shared: true, setUp: !made.ready };
   }
   const target = worktreePath(request.template, repo, branch);
   const registered = listed.find((w) => samePath(w.path, target) || w.path === target);
@@ -79,9 +109,8 @@ export async function provideWorktree(request: WorktreeRequest): Promise<{ recor
   await addWorktree(record, registered, await branchExists(repo, branch));
   // Recorded at once (a setup that fails or is cut short leaves it made but not ready: the next run sets it up).
   const steps = setupSteps(record, request.setup);
-  remember(registryFile, { ...record, ready: !steps });
-  if (steps) await setUp(record, request);
-  return { record, shared: false };
+  await remember(registryFile, { ...record, ready: !steps });
+  return { record, shared: false, setUp: steps };
 }
 
 function recordOf(made: WorktreeRecord): WorktreeRecord {
@@ -90,7 +119,7 @@ function recordOf(made: WorktreeRecord): WorktreeRecord {
 
 async function setUp(record: WorktreeRecord, request: Pick<WorktreeRequest, 'registryFile' | 'setup'>): Promise<void> {
   await prepareCheckout(record, request.setup);
-  remember(request.registryFile, { ...record, ready: true });
+  await remember(request.registryFile, { ...record, ready: true });
 }
 
 /**

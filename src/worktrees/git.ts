@@ -1,6 +1,7 @@
-// The one place fleetcom runs git: argv arrays only (never a shell), a deadline after which
-// git is killed, and a failure that names the git subcommand and git's own last words. What
-// git prints is input: callers parse it strictly and treat what they cannot read as an error.
+// The one place fleetcom runs git (and, through runProgram, the user's gh: gh.ts): argv
+// arrays only (never a shell), a deadline after which the program is killed, and a failure
+// that names the git subcommand and git's own last words. What git prints is input: callers
+// parse it strictly and treat what they cannot read as an error.
 import { spawn } from 'node:child_process';
 import { FleetError } from '../errors.js';
 
@@ -32,19 +33,28 @@ export function subcommandOf(args: readonly string[]): string {
 
 /** Runs git; resolves with its exit code and output (a non-zero code is not thrown: see `git`). */
 export function runGit(args: readonly string[], opts: GitOptions = {}): Promise<GitResult> {
-  const name = subcommandOf(args);
+  return runProgram('git', args, { ...opts, env: { ...opts.env, GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' } }, `git ${subcommandOf(args)}`);
+}
+
+/**
+ * Runs `file` (git here, the user's gh in gh.ts) with argv words only, in `cwd`, with the
+ * process's environment plus `opts.env`; killed at the deadline. `name` is what messages call it.
+ */
+export function runProgram(file: string, args: readonly string[], opts: GitOptions & { cwd?: string }, name: string): Promise<GitResult> {
+  const deadline = opts.deadlineMs ?? GIT_DEADLINE_MS;
   return new Promise((resolve, reject) => {
     let stdout = '';
     let stderr = '';
     let settled = false;
-    const child = spawn('git', [...args], {
+    const child = spawn(file, [...args], {
+      cwd: opts.cwd,
       stdio: [opts.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
-      env: { ...process.env, ...opts.env, GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' },
+      env: { ...process.env, ...opts.env },
     });
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      finish(() => reject(new GitError(`git ${name} did not answer within ${Math.round((opts.deadlineMs ?? GIT_DEADLINE_MS) / 1000)} s and was stopped`)));
-    }, opts.deadlineMs ?? GIT_DEADLINE_MS);
+      finish(() => reject(new GitError(`${name} did not answer within ${Math.round(deadline / 1000)} s and was stopped`)));
+    }, deadline);
     const finish = (then: () => void) => {
       if (settled) return;
       settled = true;
@@ -58,7 +68,7 @@ export function runGit(args: readonly string[], opts: GitOptions = {}): Promise<
       child.stdin!.end(opts.input);
     }
     child.on('error', (error) => finish(() => reject(new GitError(
-      (error as NodeJS.ErrnoException).code === 'ENOENT' ? `git ${name}: git is not installed (not found on PATH)` : `git ${name}: ${error.message}`,
+      (error as NodeJS.ErrnoException).code === 'ENOENT' ? `${name}: ${file} is not installed (not found on PATH)` : `${name}: ${error.message}`,
     ))));
     child.on('close', (code) => finish(() => resolve({ code: code ?? 128, stdout, stderr })));
   });

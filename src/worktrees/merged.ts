@@ -23,7 +23,7 @@ export async function branchMerged(repo: string, branch: string, target: string)
   if (await gitSays(['-C', repo, 'merge-base', '--is-ancestor', tip, into])) return { merged: true, how: 'reachable' };
   if (allEquivalent(await git(['-C', repo, 'cherry', into, tip]))) return { merged: true, how: 'patch-equivalent' };
   const fork = (await git(['-C', repo, 'merge-base', into, tip])).trim();
-  const squash = (await git(['-C', repo, 'commit-tree', `${tip}^{tree}`, '-p', fork, '-m', `squash of ${branch}`], { env: await identityEnv(repo) })).trim();
+  const squash = (await git(['-C', repo, '-c', 'commit.gpgSign=false', 'commit-tree', `${tip}^{tree}`, '-p', fork, '-m', `squash of ${branch}`], { env: await identityEnv(repo) })).trim();
   if (allEquivalent(await git(['-C', repo, 'cherry', into, squash]))) return { merged: true, how: 'squash-merged' };
   return { merged: false, why: `its commits are not in ${target}` };
 }

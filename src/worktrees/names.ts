@@ -6,13 +6,13 @@ import { UsageError } from '../errors.js';
 import { runGit } from './git.js';
 
 /** Refuses a branch name git would not take, or one that reads as an option; exit 2. */
-export async function checkBranchName(branch: string): Promise<void> {
-  if (branch === '' || branch.startsWith('-')) throw new UsageError(`--worktree ${JSON.stringify(branch)}: a branch name must not be empty or begin with '-'`);
+export async function checkBranchName(branch: string, flag = '--worktree'): Promise<void> {
+  if (branch === '' || branch.startsWith('-')) throw new UsageError(`${flag} ${JSON.stringify(branch)}: a branch name must not be empty or begin with '-'`);
   // `@{-1}` and friends are expanded by check-ref-format --branch: a name must name itself.
-  if (branch.includes('@{') || branch === '@') throw new UsageError(`--worktree ${JSON.stringify(branch)}: not a branch name (git would expand it)`);
+  if (branch.includes('@{') || branch === '@') throw new UsageError(`${flag} ${JSON.stringify(branch)}: not a branch name (git would expand it)`);
   const result = await runGit(['check-ref-format', '--branch', branch]);
   if (result.code !== 0 || result.stdout.trim() !== branch) {
-    throw new UsageError(`--worktree ${JSON.stringify(branch)}: not a valid branch name (git check-ref-format --branch refuses it)`);
+    throw new UsageError(`${flag} ${JSON.stringify(branch)}: not a valid branch name (git check-ref-format --branch refuses it)`);
   }
 }
 

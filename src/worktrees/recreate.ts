@@ -5,7 +5,7 @@
 import path from 'node:path';
 import type { WorktreeRecord } from '../worktree-record.js';
 import { checkBranchName } from './names.js';
-import { addWorktree, exists } from './create.js';
+import { addWorktree, exists, underRepoLock } from './create.js';
 import { madeAt, remember } from './registry.js';
 import { branchExists, isRepoRoot, listWorktrees, realPath } from './repo.js';
 import { prepareCheckout, type SetupOptions } from './setup.js';
@@ -36,15 +36,21 @@ export async function worktreeCondition(record: WorktreeRecord): Promise<Worktre
 
 /** Makes the worktree present; the reason it cannot, or null. */
 export async function restoreWorktree(record: WorktreeRecord, opts: { registryFile: string; setup: SetupOptions }): Promise<string | null> {
-  const condition = await worktreeCondition(record);
-  if (condition.state === 'refused') return condition.why;
-  if (condition.state === 'present') return null;
-  const listed = await listWorktrees(record.repo);
-  const registered = listed.find((w) => w.path === record.path || realPath(w.path) === realPath(record.path));
-  await addWorktree(record, registered, true);
-  remember(opts.registryFile, { ...record, ready: false });
+  const pre = await worktreeCondition(record);
+  if (pre.state !== 'missing') return pre.state === 'refused' ? pre.why : null;
+  const made = await underRepoLock(opts.registryFile, record.repo, async (): Promise<true | string | null> => {
+    // Asked again under the lock: a run of that branch may have made it meanwhile.
+    const condition = await worktreeCondition(record);
+    if (condition.state !== 'missing') return condition.state === 'refused' ? condition.why : null;
+    const listed = await listWorktrees(record.repo);
+    const registered = listed.find((w) => w.path === record.path || realPath(w.path) === realPath(record.path));
+    await addWorktree(record, registered, true);
+    await remember(opts.registryFile, { ...record, ready: false });
+    return true;
+  });
+  if (made !== true) return made;
   opts.setup.say(`re-created the worktree of ${record.branch} at ${record.path}`);
   await prepareCheckout(record, opts.setup);
-  remember(opts.registryFile, { ...(madeAt(opts.registryFile, record.path) ?? record), ...record, ready: true });
+  await remember(opts.registryFile, { ...(madeAt(opts.registryFile, record.path) ?? record), ...record, ready: true });
   return null;
 }

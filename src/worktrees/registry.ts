@@ -1,9 +1,11 @@
 // The worktrees fleetcom made, kept in one file: what tells a worktree fleetcom may share,
 // list and prune from one someone else made (those are never touched). A file that cannot be
-// read is refused with its path, never overwritten.
+// read is refused with its path, never overwritten. Every change is a read-modify-write under
+// `worktrees.json.lock` (ownership/file-lock.ts): ten `run --worktree` at once lose no entry.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describeFsError, FleetError, isNotFound } from '../errors.js';
+import { withFileLock } from '../ownership/file-lock.js';
 import { makePrivateDirs, writeFileAtomicSync } from '../fs-safety.js';
 import { worktreeRecord, worktreeRecordProblem, type WorktreeRecord } from '../worktree-record.js';
 import { realPath } from './repo.js';
@@ -42,19 +44,29 @@ export function readRegistry(file: string): MadeWorktree[] {
 }
 
 function writeRegistry(file: string, entries: readonly MadeWorktree[]): void {
-  makePrivateDirs(path.dirname(file));
   writeFileAtomicSync(file, `${JSON.stringify({ version: VERSION, worktrees: entries }, null, 2)}\n`);
 }
 
-/** Records (or replaces, by path) a worktree fleetcom made. */
-export function remember(file: string, made: MadeWorktree): void {
-  writeRegistry(file, [...readRegistry(file).filter((e) => e.path !== made.path), made]);
+/** The list read, changed by `change` and written back, all under the lock. */
+async function update(file: string, change: (entries: MadeWorktree[]) => MadeWorktree[] | null): Promise<void> {
+  makePrivateDirs(path.dirname(file));
+  await withFileLock(file, () => {
+    const changed = change(readRegistry(file));
+    if (changed !== null) writeRegistry(file, changed);
+  });
 }
 
-export function forget(file: string, worktreePath: string): void {
-  const entries = readRegistry(file);
-  const kept = entries.filter((e) => e.path !== worktreePath);
-  if (kept.length !== entries.length) writeRegistry(file, kept);
+/** Records (or replaces, by path) a worktree fleetcom made. */
+export function remember(file: string, made: MadeWorktree): Promise<void> {
+  return update(file, (entries) => [...entries.filter((e) => e.path !== made.path), made]);
+}
+
+/** Forgets the worktree at `worktreePath`. */
+export function forget(file: string, worktreePath: string): Promise<void> {
+  return update(file, (entries) => {
+    const kept = entries.filter((e) => e.path !== worktreePath);
+    return kept.length === entries.length ? null : kept;
+  });
 }
 
 export function madeAt(file: string, worktreePath: string): MadeWorktree | null {

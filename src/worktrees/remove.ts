@@ -51,21 +51,24 @@ export async function removeWorktree(record: WorktreeRecord, opts: { force: bool
   // git refuses a worktree holding submodules without --force; their state was checked (or saved) above.
   const force = dirty.length > 0 || existsSync(path.join(record.path, '.gitmodules')) ? ['--force'] : [];
   await git(['-C', record.repo, 'worktree', 'remove', ...force, record.path], { deadlineMs: 120_000 });
-  forget(opts.registryFile, record.path);
+  await forget(opts.registryFile, record.path);
   said.push(`removed the worktree ${record.path}`);
   return said;
 }
 
-/** Deletes the branch only when merged (merged.ts) and checked out nowhere; else says why it is kept. */
-export async function deleteBranchIfMerged(record: WorktreeRecord): Promise<string> {
+/**
+ * Deletes the branch only when merged (merged.ts) into `target` (default: its base) and checked
+ * out nowhere; else says why it is kept.
+ */
+export async function deleteBranchIfMerged(record: WorktreeRecord, target?: string): Promise<{ deleted: boolean; message: string }> {
   const listed = await listWorktrees(record.repo);
   const out = listed.find((w) => w.branch === record.branch && w.prunable === null);
-  if (out !== undefined) return `branch ${record.branch} kept: it is checked out at ${out.path}`;
-  const target = await targetOf(record);
-  const merged = await branchMerged(record.repo, record.branch, target);
-  if (!merged.merged) return `branch ${record.branch} kept: not merged (${merged.why})`;
+  if (out !== undefined) return { deleted: false, message: `branch ${record.branch} kept: it is checked out at ${out.path}` };
+  const into = target ?? (await targetOf(record));
+  const merged = await branchMerged(record.repo, record.branch, into);
+  if (!merged.merged) return { deleted: false, message: `branch ${record.branch} kept: not merged (${merged.why})` };
   const tip = (await git(['-C', record.repo, 'rev-parse', '--verify', `refs/heads/${record.branch}`])).trim();
   // The old value guards the deletion: a branch moved since the check is not deleted.
   await git(['-C', record.repo, 'update-ref', '-d', `refs/heads/${record.branch}`, tip]);
-  return `deleted branch ${record.branch} (${merged.how} into ${target}; was ${tip.slice(0, 12)})`;
+  return { deleted: true, message: `deleted branch ${record.branch} (${merged.how} into ${into.replace(/^refs\/heads\//, '')}; was ${tip.slice(0, 12)})` };
 }

@@ -1,9 +1,9 @@
 // What git says about a repository: its main checkout, its worktrees and branches. Parsed
 // strictly from porcelain output; a line that cannot be read fails the question.
-import { realpathSync } from 'node:fs';
+import { readFileSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { UsageError } from '../errors.js';
-import { git, GitError, gitSays, runGit } from './git.js';
+import { git, GitError, gitReason, gitSays, runGit } from './git.js';
 
 export interface ListedWorktree {
   path: string;
@@ -65,11 +65,39 @@ export function realPath(p: string): string {
  */
 export async function repoWorktrees(dir: string): Promise<{ repo: string; main: ListedWorktree; listed: ListedWorktree[] }> {
   const result = await runGit(['-C', dir, 'worktree', 'list', '--porcelain', '-z']);
-  if (result.code !== 0) throw new UsageError(`${dir} is not inside a git repository's work tree`);
+  if (result.code !== 0) throw new UsageError(`${dir} is not inside a git repository's work tree (git worktree list: ${gitReason(result.stderr)})`);
   const listed = parseWorktreeList(result.stdout);
   const [main] = listed;
   if (main === undefined || main.bare) throw new UsageError(`the repository of ${dir} is bare; fleetcom makes worktrees of a repository with a checkout`);
   return { repo: realPath(main.path), main, listed };
+}
+
+/**
+ * The repository's common git dir as the file system shows it from `dir`: the nearest `.git`
+ * above it — a directory, or a linked worktree's file naming its git dir, whose `commondir`
+ * names the common one. Null when it cannot tell (then ask git: commonDirOf).
+ */
+export function commonDirNear(dir: string): string | null {
+  for (let d = path.resolve(dir); ; d = path.dirname(d)) {
+    const dotGit = path.join(d, '.git');
+    try {
+      if (statSync(dotGit).isDirectory()) return realPath(dotGit);
+      const named = /^gitdir: (.+)$/m.exec(readFileSync(dotGit, 'utf8'))?.[1]?.trim();
+      if (named === undefined) return null;
+      const gitDir = path.resolve(d, named);
+      const common = readFileSync(path.join(gitDir, 'commondir'), 'utf8').trim();
+      return realPath(path.resolve(gitDir, common));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return null;
+    }
+    if (path.dirname(d) === d) return null;
+  }
+}
+
+/** The repository's common git dir (absolute), asked without listing its worktrees; null outside one. */
+export async function commonDirOf(dir: string): Promise<string | null> {
+  const result = await runGit(['-C', dir, 'rev-parse', '--path-format=absolute', '--git-common-dir']);
+  return result.code === 0 && path.isAbsolute(result.stdout.trim()) ? realPath(result.stdout.trim()) : null;
 }
 
 export async function repoOf(dir: string): Promise<string> {

@@ -13,7 +13,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['cli.ts'],
   ['client.ts'],
   ['commands'],
-  ['dashboard', 'mcp'],
+  ['dashboard', 'web', 'mcp'],
   ['fleet', 'doctor', 'config', 'completion', 'history'],
   ['control', 'capture', 'sessions', 'ownership', 'remote', 'worktrees'],
   ['harness', 'tmux'],

@@ -34,6 +34,8 @@ const CORPUS: Record<string, string[][]> = {
   rerun: [[], ['3'], ['%4'], ['@2'], ['--pane', '%1'], ['--pane=%1'], ['--window', '@2'], ['--pane', '%1', '--socket', '/s/sock', '--from-key'], ['3', '4'], ['--pane'], ['-3'], ['--', '-3'], ['-'],
     ['--from-key', '--pane', '%9'], ['--help'], ['--pane', '-x'], ['--bogus'], ['3', '--', '4']],
   save: [[], ['work'], ['--stdout'], ['--output', 'f.json'], ['--output=f.json', '--force'], ['w', '--all-hosts'], ['--hosts', 'a,b'], ['a', 'b'], ['--output'], ['--stdot'], ['-h'], ['--force=1']],
+  output: [['3'], ['%4', '--json'], ['3', '--turn', '2'], ['3', '--turn=2', '--screen'], [], ['3', '4'], ['3', '--turn'], ['3', '--jsn'], ['-h']],
+  wait: [['3'], ['1', '2', '3'], ['--any', '1', '2'], ['1', '--all', '--until', 'needs-you', '--turn', '2', '--timeout', '1.5', '--json'], ['--until=exited', '3'], [], ['3', '--until'], ['3', '--bogus'], ['--', '3', '4']],
   __complete: [['--'], ['--', ''], ['--', 'rerun', ''], ['--', 'run', '--', 'claude', ''], ['--', '--he'], ['re'], ['-x'], []],
 };
 

@@ -28,7 +28,7 @@ describe('parseConfig', () => {
     ['an unknown grouping', '{"groupBy": "directory"}', 'groupBy', 'expected one of state, dir, group'],
     ['a key with a space', '{"rerunKey": "C r"}', 'rerunKey', "expected a tmux key name such as r or C-r, or 'none'"],
     ['a key with a quote', `{"rerunKey": "r'"}`, 'rerunKey', "expected a tmux key name such as r or C-r, or 'none'"],
-    ['an unknown key (a typo)', '{"rerunkey": "x"}', 'rerunkey', 'unknown key (known: rerunKey, idleSeconds, groupBy, nextKey, notifyCommand, notify, hosts, sshCommand, remoteCommand, hostTimeoutSeconds, homes, worktreeDir, worktreeSetup, worktreeSetupSeconds)'],
+    ['an unknown key (a typo)', '{"rerunkey": "x"}', 'rerunkey', 'unknown key (known: rerunKey, idleSeconds, groupBy, nextKey, notifyCommand, notify, hosts, sshCommand, remoteCommand, hostTimeoutSeconds, homes, worktreeDir, worktreeSetup, worktreeSetupSeconds, sendMaxBytes)'],
     ['null for a key', '{"groupBy": null}', 'groupBy', 'expected one of state, dir, group'],
     ['a next key with a space', '{"nextKey": "C n"}', 'nextKey', "expected a tmux key name such as N or C-n, or 'none'"],
     ['an empty notify command', '{"notifyCommand": "  "}', 'notifyCommand', 'expected a command'],
@@ -57,15 +57,15 @@ describe('parseConfig', () => {
 describe('mergeSettings', () => {
   it('uses the defaults without a file or flags', () => {
     expect(mergeSettings({}, {})).toEqual({
-      settings: { rerunKey: 'r', idleSeconds: 10, groupBy: 'state', nextKey: 'N', notifyCommand: null, notify: { delaySeconds: 5, cooldownSeconds: 60, whenWatching: false, targets: [] }, hosts: [], sshCommand: ['ssh'], remoteCommand: ['fleetcom'], hostTimeoutSeconds: 5, homes: {}, worktreeDir: '{repo-root}/../{repo}.worktrees/{branch}', worktreeSetup: null, worktreeSetupSeconds: 600 },
-      sources: { rerunKey: 'default', idleSeconds: 'default', groupBy: 'default', nextKey: 'default', notifyCommand: 'default', notify: 'default', hosts: 'default', sshCommand: 'default', remoteCommand: 'default', hostTimeoutSeconds: 'default', homes: 'default', worktreeDir: 'default', worktreeSetup: 'default', worktreeSetupSeconds: 'default' },
+      settings: { rerunKey: 'r', idleSeconds: 10, groupBy: 'state', nextKey: 'N', notifyCommand: null, notify: { delaySeconds: 5, cooldownSeconds: 60, whenWatching: false, targets: [] }, hosts: [], sshCommand: ['ssh'], remoteCommand: ['fleetcom'], hostTimeoutSeconds: 5, homes: {}, worktreeDir: '{repo-root}/../{repo}.worktrees/{branch}', worktreeSetup: null, worktreeSetupSeconds: 600, sendMaxBytes: 262144 },
+      sources: { rerunKey: 'default', idleSeconds: 'default', groupBy: 'default', nextKey: 'default', notifyCommand: 'default', notify: 'default', hosts: 'default', sshCommand: 'default', remoteCommand: 'default', hostTimeoutSeconds: 'default', homes: 'default', worktreeDir: 'default', worktreeSetup: 'default', worktreeSetupSeconds: 'default', sendMaxBytes: 'default' },
     });
   });
 
   it('takes the file over the defaults and a flag over the file', () => {
     expect(mergeSettings({ rerunKey: 'C-r', idleSeconds: 30, notifyCommand: 'notify-send hi' }, { idleSeconds: 5, nextKey: 'F6' })).toEqual({
-      settings: { rerunKey: 'C-r', idleSeconds: 5, groupBy: 'state', nextKey: 'F6', notifyCommand: 'notify-send hi', notify: { delaySeconds: 5, cooldownSeconds: 60, whenWatching: false, targets: [] }, hosts: [], sshCommand: ['ssh'], remoteCommand: ['fleetcom'], hostTimeoutSeconds: 5, homes: {}, worktreeDir: '{repo-root}/../{repo}.worktrees/{branch}', worktreeSetup: null, worktreeSetupSeconds: 600 },
-      sources: { rerunKey: 'file', idleSeconds: 'flag', groupBy: 'default', nextKey: 'flag', notifyCommand: 'file', notify: 'default', hosts: 'default', sshCommand: 'default', remoteCommand: 'default', hostTimeoutSeconds: 'default', homes: 'default', worktreeDir: 'default', worktreeSetup: 'default', worktreeSetupSeconds: 'default' },
+      settings: { rerunKey: 'C-r', idleSeconds: 5, groupBy: 'state', nextKey: 'F6', notifyCommand: 'notify-send hi', notify: { delaySeconds: 5, cooldownSeconds: 60, whenWatching: false, targets: [] }, hosts: [], sshCommand: ['ssh'], remoteCommand: ['fleetcom'], hostTimeoutSeconds: 5, homes: {}, worktreeDir: '{repo-root}/../{repo}.worktrees/{branch}', worktreeSetup: null, worktreeSetupSeconds: 600, sendMaxBytes: 262144 },
+      sources: { rerunKey: 'file', idleSeconds: 'flag', groupBy: 'default', nextKey: 'flag', notifyCommand: 'file', notify: 'default', hosts: 'default', sshCommand: 'default', remoteCommand: 'default', hostTimeoutSeconds: 'default', homes: 'default', worktreeDir: 'default', worktreeSetup: 'default', worktreeSetupSeconds: 'default', sendMaxBytes: 'default' },
     });
   });
 

@@ -104,7 +104,9 @@ describe('the dashboard view', () => {
   });
 
   it('shows help, the load chooser and the quit confirmation', () => {
-    expect(screen({ ui: ui({ mode: { kind: 'help' } }) }).join('\n')).toContain('Q   quit');
+    const help = screen({ ui: ui({ mode: { kind: 'help' } }), height: 16 }).join('\n');
+    expect(help).toContain('Q   quit');
+    expect(help).toContain('f        finish a worktree task');
     const load = screen({ ui: ui({ mode: { kind: 'load', choices: [{ label: 'work   2 task(s)', file: '/a' }, { label: 'autosaved', file: '/b' }], index: 1 } }) });
     expect(load.slice(1, 3).map((l) => l.trimEnd())).toEqual(['  work   2 task(s)', '› autosaved']);
     expect(screen({ ui: ui({ mode: { kind: 'confirm-quit' } }) }).at(-1)).toMatch(/^Quit: stop every task and close the fleet\? \(y\/n\)/);

@@ -3,7 +3,8 @@ import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { harnessFor, type HistoryEntry, type HistoryReader, type HistoryScope } from '../../src/harness/index.js';
 import { CID, ID, OTHER, tempDir, write } from './fixtures.js';
-import { CHILD, C, rollout } from './codex-threads.js';
+import { CHILD, C, USER, rollout } from './codex-threads.js';
+import { firstRecordOf, sessionMeta } from '../../src/harness/codex/rollouts.js';
 
 // The claude and codex history readers on store files written the way each client writes them:
 // claude's title records (custom-title from /rename, ai-title, summary), codex's session_index.
@@ -111,5 +112,47 @@ describe('codex history', () => {
     roll(home, CID, [meta(CID, '/elsewhere'), said('x')]);
     expect(rows(codex, home)).toEqual([]);
     expect(rows(codex, home, { kind: 'all' }).map((r) => r.id)).toEqual([CID]);
+  });
+});
+
+describe("codex's first record", () => {
+  const withText = (text: string) => JSON.stringify({ ...USER, payload: { ...USER.payload, base_instructions: { text, provenance: { type: 'model' } } } });
+  const whole = (line: string) => JSON.parse(line) as { payload: Record<string, unknown> };
+  const tricky = ['', 'plain', 'say "hi"', 'ends in a backslash \\', '\\"', '"', 'line\nbreak and \u2028', '"base_instructions":{"text":"inner"}', 'ünï', 'x'.repeat(30_000)];
+
+  it.each(tricky.map((text) => [JSON.stringify(text).slice(0, 40), text]))('reads every field but the instructions\' text as a whole parse does: %s', (_, text) => {
+    const line = withText(text);
+    const cut = firstRecordOf(line);
+    const expected = whole(line);
+    (expected.payload.base_instructions as { text: string }).text = '';
+    expect(cut).toEqual(expected);
+  });
+
+  it('parses whole a record the cut does not fit: spaced JSON, a torn text, no instructions', () => {
+    const spaced = JSON.stringify(whole(withText('t')), null, 1);
+    expect(firstRecordOf(spaced)).toEqual(JSON.parse(spaced));
+    expect(firstRecordOf(withText('torn').slice(0, -60))).toBeNull();
+    const bare = { type: 'session_meta', payload: { id: USER.payload.id, cwd: USER.payload.cwd } };
+    expect(firstRecordOf(JSON.stringify(bare))).toEqual(bare);
+    expect(firstRecordOf('[1]')).toBeNull();
+  });
+
+  it('does not refuse a record for a bad escape inside the instructions, which nothing reads', () => {
+    const bad = withText('ok').replace('"text":"ok"', '"text":"a \\x b"');
+    expect(() => JSON.parse(bad)).toThrow();
+    expect(firstRecordOf(bad)).toMatchObject({ type: 'session_meta', payload: { cwd: USER.payload.cwd, thread_source: 'user' } });
+  });
+
+  it('lists a rollout with long instructions, quotes and backslashes in them, as one without', () => {
+    const home = tempDir();
+    const said = { timestamp: 't', type: 'event_msg', payload: { type: 'user_message', message: 'the question' } };
+    write(path.join(home, 'sessions', '2026', '12', '01', `rollout-2026-12-01T20-11-48-${USER.payload.id}.jsonl`), `${withText('be "brief" \\ ü '.repeat(2000))}\n${JSON.stringify(said)}\n`);
+    expect(rows(codex, home, { kind: 'all' })).toEqual([expect.objectContaining({ id: USER.payload.id, cwd: USER.payload.cwd, title: 'the question', messages: 1 })]);
+  });
+
+  it('reads a rollout whose instructions are long as one whose are short', () => {
+    const home = tempDir();
+    const file = rollout(home, USER.payload.id, withText('you are codex, "a coding agent" \\ '.repeat(800)));
+    expect(sessionMeta(file)).toMatchObject({ id: USER.payload.id, cwd: USER.payload.cwd, source: 'cli', thread_source: 'user' });
   });
 });

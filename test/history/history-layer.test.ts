@@ -3,11 +3,12 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readHeadTail, streamLines } from '../../src/harness/index.js';
-import { collect, configuredHomes, planResume, HistoryCache, historyLine, homesOf, matching, parseCache, parseWorktrees, resumeEnv, skippedSummary, type Found } from '../../src/history/index.js';
+import { collect, configuredHomes, planResume, HistoryCache, historyLine, homesOf, matching, parseWorktrees, resumeEnv, skippedSummary, type Found } from '../../src/history/index.js';
 import { tempDir, write } from '../harness/fixtures.js';
 
-// The history layer's pure parts: bounded reads, the cache's distrust, worktree parsing, homes,
-// the plain line, the skipped summary, prefixes and the resumed task's environment.
+// The history layer's pure parts: bounded reads, the cache's atomic write (what it trusts and
+// drops: history-cache.test.ts), worktree parsing, homes, the plain line, the skipped summary,
+// prefixes and the resumed task's environment.
 
 const found = (id: string, over: Partial<Found> = {}): Found => ({
   agent: 'claude', id, title: 't', firstPrompt: 'p', updatedAt: 0, messages: 1, cwd: '/w', home: '/h/.claude', file: '/f', ...over,
@@ -20,6 +21,20 @@ describe('bounded reads', () => {
     expect(readHeadTail(long, 10, 10)).toEqual({ whole: false, head: ['first'], tail: ['last'] });
     expect(readHeadTail(write(path.join(dir, 'short'), 'a\nb\n{"torn'), 100, 100)).toEqual({ whole: true, head: ['a', 'b', '{"torn'], tail: [] });
     expect(readHeadTail(path.join(dir, 'none'), 1, 1)).toEqual({ kind: 'missing' });
+  });
+
+  it('reads one file after another into one buffer without mixing them', () => {
+    const dir = tempDir();
+    const long = write(path.join(dir, 'long'), `head one\nhead two\n${'m'.repeat(50_000)}\ntail one\ntail two\n`);
+    const short = write(path.join(dir, 'short'), 'only\n');
+    const wanted = { whole: false, head: ['head one', 'head two'], tail: ['tail one', 'tail two'] };
+    expect(readHeadTail(long, 20, 20)).toEqual(wanted);
+    expect(readHeadTail(short, 20, 20)).toEqual({ whole: true, head: ['only'], tail: [] });
+    expect(readHeadTail(long, 20, 20)).toEqual(wanted);
+    // Larger than the kept buffer: a buffer of its own.
+    const big = write(path.join(dir, 'big'), `${'b'.repeat(3 * 1024 * 1024)}\nend\n`);
+    expect(readHeadTail(big, 8, 2 * 1024 * 1024)).toEqual({ whole: false, head: [], tail: ['end'] });
+    expect(readHeadTail(long, 20, 20)).toEqual(wanted);
   });
 
   it('streams lines and skips one longer than its bound without holding it', () => {
@@ -37,14 +52,6 @@ describe('bounded reads', () => {
 });
 
 describe('the cache', () => {
-  it('refuses whatever is not exactly its own shape', () => {
-    expect(parseCache('{"torn')).toBe('not JSON (torn or corrupt)');
-    expect(parseCache('[]')).toBe('not a fleetcom-history-cache file');
-    expect(parseCache('{"format":"fleetcom-history-cache","version":2,"files":{}}')).toBe('version 2, not 1');
-    expect(parseCache('{"format":"fleetcom-history-cache","version":1,"files":{"claude\\u0000/f":{"size":1,"mtimeMs":1,"rows":[{"id":1}]}}}')).toBe('the entry of "claude /f" is not a cached file');
-    expect(parseCache('{"format":"fleetcom-history-cache","version":1,"files":{}}')).toEqual(new Map());
-  });
-
   it('answers for a file of the same size and mtime only, and writes itself atomically', () => {
     const dir = tempDir();
     const home = path.join(dir, 'claude');

@@ -10,7 +10,7 @@ import { callerEnv, type Deps } from '../../deps.js';
 import { errorMessage, FleetError, NoFleetError, UsageError } from '../../errors.js';
 import { checkEntry, type DoctorContext, type EntryReport, type EntryToCheck } from '../../doctor/checks.js';
 import { formatDoctorTable } from './doctor-table.js';
-import type { LsRecord } from '../../control/protocol.js';
+import type { LsRecord, ReplyOf } from '../../control/protocol.js';
 import { detect } from '../../harness/index.js';
 import { sharedOpenFiles, type FleetHolder } from '../../ownership/index.js';
 import { expandDir, expandHomes, serializeRecipe, writeRecipeAtomic, type Recipe } from '../../sessions/index.js';
@@ -36,6 +36,8 @@ export interface DoctorReport {
   backup: string | null;
   /** Each host's own report of its part (a recipe with hosts), or why it could not be had. */
   hosts?: HostReport[];
+  /** --fleet: the supervisor's line to tmux (absent from a supervisor too old to say). */
+  tmux?: ReplyOf<'status'>['tmuxLink'];
 }
 
 
@@ -55,6 +57,7 @@ export async function runDoctor(session: string | undefined, opts: DoctorOptions
   const verbose = opts.verbose === true;
   deps.stdout.write(opts.json ? `${JSON.stringify(report, null, 2)}\n` : formatDoctorTable(report.entries, verbose));
   if (!opts.json) for (const host of report.hosts ?? []) deps.stdout.write(`\nhost ${host.host}:\n${host.error ?? formatDoctorTable(host.report?.entries ?? [], verbose)}\n`);
+  if (!opts.json && report.tmux !== undefined) deps.stderr.write(`${tmuxLinkLine(report.tmux)}\n`);
   for (const fix of report.fixed) deps.stderr.write(`fixed ${fix.dir}: ${fix.from} → ${fix.to}\n`);
   if (report.backup !== null) deps.stderr.write(`the file before: ${report.backup}\n`);
   const ok = report.entries.length - report.failed;
@@ -176,5 +179,18 @@ async function doctorFleet(tasks: LsRecord[], context: DoctorContext, deps: Deps
       self: { taskId: record.id, paneId: record.paneId },
     }, context);
   });
-  return { source: 'the running fleet', entries, failed: entries.filter((e) => e.verdict === 'fail').length, fixed: [], backup: null };
+  const { tmuxLink } = await ask(deps, { op: 'status' });
+  return {
+    source: 'the running fleet', entries, failed: entries.filter((e) => e.verdict === 'fail').length, fixed: [], backup: null,
+    ...(tmuxLink === undefined ? {} : { tmux: tmuxLink }),
+  };
+}
+
+/** What the supervisor's line to tmux does now, in a sentence (docs/performance.md, the control connection). */
+export function tmuxLinkLine(link: NonNullable<ReplyOf<'status'>['tmuxLink']>): string {
+  const note = link.note === null ? '' : ` (${link.note})`;
+  if (link.connection === 'off') return `tmux: no control connection${note}`;
+  if (link.connection === 'down') return `tmux: the control connection is down, being made again${note}: a tmux client per command, changes seen every 2 s`;
+  const events = link.events ? 'titles and closed windows come as tmux reports them' : 'titles are read every 2 s';
+  return `tmux: one control connection; ${events}; pane streams ${link.streams ? 'available' : 'unavailable'}${note}`;
 }

@@ -4,15 +4,16 @@ import { warningLines } from '../../warnings.js';
 import type { RecipeTask } from '../../control/protocol.js';
 import { callSupervisor } from '../../control/client.js';
 import { callerEnv, type Deps } from '../../deps.js';
-import { FleetError, UsageError } from '../../errors.js';
+import { errorMessage, FleetError, UsageError } from '../../errors.js';
 import type { FleetUiContext } from '../../fleet/lifecycle/fleet-ui.js';
 import { runningFleet } from '../../fleet/lifecycle/lock.js';
 import { runFleet } from '../../fleet/lifecycle/run-fleet.js';
+import { noteFleet } from '../../fleet/lifecycle/fleet-index.js';
 import { cliPaths } from '../../fleet/runtime-files.js';
 import { windowEnv } from '../../fleet/spawn/window-env.js';
 import { parentMarkersIn } from '../../harness/index.js';
 import { ensureSafeDir } from '../../fs-safety.js';
-import { fleetRuntime } from '../../paths.js';
+import { fleetIndexFile, fleetRuntime } from '../../paths.js';
 import { showGlobalEnvironment } from '../../tmux/options.js';
 import { TmuxRunner } from '../../tmux/runner.js';
 import { hasSession, newSession } from '../../tmux/sessions.js';
@@ -77,9 +78,13 @@ export async function runUp(session: string | undefined, opts: UpOptions, deps: 
     const alerting = settings.notify.targets.length > 0 || settings.notifyCommand !== null;
     const watcher = dashboard !== null || hosts.length === 0 || !alerting ? null : await import('../hosts/host-alerts.js');
     const watchHosts = watcher === null ? null : (context: FleetUiContext) => watcher.watchHostsForAlerts(hosts, hostSettings(deps), context);
+    // Noted before the supervisor starts, so another fleet's worktrees --prune knows this one's tasks.
+    await noteFleet(fleetIndexFile(deps.env), fleetRuntime(callerEnv(deps)).dir).catch((error: unknown) => {
+      deps.stderr.write(`fleetcom: ${errorMessage(error)} (other fleets' worktrees --prune will not know this fleet's tasks)\n`);
+    });
     return runFleet(deps, {
       rerunKey: settings.rerunKey, idleMs, nextKey: settings.nextKey, bell, notifyCommand: settings.notifyCommand, notify: settings.notify, load, ui, hosts, watchHosts,
-      adoptPanes: opts.adopt === true,
+      adoptPanes: opts.adopt === true, sendMaxBytes: settings.sendMaxBytes,
     });
   }
   if (opts.headless) throw new UsageError('--headless runs only inside tmux (the supervisor needs a pane)');

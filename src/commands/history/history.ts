@@ -64,8 +64,9 @@ export async function runHistory(opts: HistoryOptions, deps: Deps): Promise<numb
     const shown = limit === null ? gathered.found : gathered.found.slice(0, limit);
     const held = heldBy(shown, fleet, view.tmuxSocket);
     rows = shown.map((found, i) => rowOf(found, held[i] ?? null));
+    // One write: a write per line was 20 000 write(2) calls for `--all` of 20 000.
     if (opts.json) deps.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
-    else for (const row of rows) deps.stdout.write(`${historyLine(row, now, width)}\n`);
+    else if (rows.length > 0) deps.stdout.write(`${rows.map((row) => historyLine(row, now, width)).join('\n')}\n`);
   } else {
     const matches: Array<HistoryRow & { snippet: string }> = [];
     const holder = holderCheck(fleet, view.tmuxSocket);

@@ -7,8 +7,9 @@ import { callerEnv } from '../../deps.js';
 import { ask } from '../ask.js';
 import { formatTaskTable } from './ls-table.js';
 
-export async function runRun(words: string[], opts: { cwd?: string; name?: string; group?: string; worktree?: string; base?: string }, deps: Deps): Promise<number> {
+export async function runRun(words: string[], opts: { cwd?: string; name?: string; group?: string; worktree?: string; base?: string; prompt?: string }, deps: Deps): Promise<number> {
   if (words.length === 0) throw new UsageError("run needs a command after '--'");
+  if (opts.prompt !== undefined && opts.prompt.trim() === '') throw new UsageError('--prompt is empty');
   if (opts.base !== undefined && opts.worktree === undefined) throw new UsageError('--base goes with --worktree');
   let cwd = resolve(deps.cwd, opts.cwd ?? '.');
   let worktree = {};
@@ -22,7 +23,12 @@ export async function runRun(words: string[], opts: { cwd?: string; name?: strin
     op: 'run', command: joinCommandWords(words), cwd, env: callerEnv(deps), name: opts.name ?? null, group: opts.group ?? null, ...worktree,
   });
   deps.stdout.write(`${result.id}\n`);
-  return 0;
+  if (opts.prompt === undefined) return 0;
+  // Its first message once it is ready: send waits for its prompt (or composer) to show.
+  const { sendText, sendLine, sendExitCode } = await import('../orchestration/send.js');
+  const sent = await sendText(deps, { task: String(result.id), text: opts.prompt });
+  deps.stderr.write(`${sendLine(sent)}\n`);
+  return sendExitCode(sent);
 }
 
 export async function runLs(opts: { json?: boolean }, deps: Deps): Promise<number> {

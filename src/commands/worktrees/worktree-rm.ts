@@ -43,6 +43,6 @@ export async function runRm(ref: string, opts: RmOptions, deps: Deps): Promise<n
   for (const line of await removeWorktree(worktree, { force: opts.force === true, registryFile: worktreeRegistryFile(deps.env), now: new Date(deps.now()) })) {
     deps.stderr.write(`${line}\n`);
   }
-  if (opts.deleteBranch) deps.stderr.write(`${await deleteBranchIfMerged(worktree)}\n`);
+  if (opts.deleteBranch) deps.stderr.write(`${(await deleteBranchIfMerged(worktree)).message}\n`);
   return 0;
 }

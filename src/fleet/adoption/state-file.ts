@@ -17,6 +17,17 @@ const stateSchema = z.object({
 
 export type PersistedState = z.infer<typeof stateSchema>;
 
+/** The state a file's text holds, or why it holds none (its first few schema issues). Pure. */
+export function parseState(text: string): PersistedState | string {
+  try {
+    const parsed = stateSchema.safeParse(JSON.parse(text));
+    if (parsed.success) return parsed.data;
+    return parsed.error.issues.slice(0, 3).map((i) => `${i.path.join('.') || '(top)'}: ${i.message}`).join('; ');
+  } catch {
+    return text.length === 0 ? 'empty' : 'not valid JSON';
+  }
+}
+
 export function writeState(file: string, state: PersistedState): void {
   writeFileAtomicSync(file, `${JSON.stringify(state, null, 2)}\n`);
 }
@@ -33,14 +44,9 @@ export function readState(file: string, warn: (message: string) => void, now = n
   } catch {
     return null;
   }
-  let why: string;
-  try {
-    const parsed = stateSchema.safeParse(JSON.parse(text));
-    if (parsed.success) return parsed.data;
-    why = parsed.error.issues.slice(0, 3).map((i) => `${i.path.join('.') || '(top)'}: ${i.message}`).join('; ');
-  } catch {
-    why = text.length === 0 ? 'empty' : 'not valid JSON';
-  }
+  const parsed = parseState(text);
+  if (typeof parsed !== 'string') return parsed;
+  const why = parsed;
   try {
     const aside = keepAside(file, now);
     warn(`${file} is damaged (${why}); kept it as ${aside} and adopted from the task windows`);

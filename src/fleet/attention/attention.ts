@@ -2,6 +2,8 @@
 // run's signal file (its harness's attention rule): an `.events` file beside the capture file
 // (claude's hooks, opencode's plugin) or the capture file itself (codex's notifier).
 // A supervisor that restarts reads the files again from the start, so nothing is persisted.
+// Each payload also counts turns (turns/turn-log.ts): every transition of a batch is kept in
+// the change, so a turn that started and ended between two reads is still seen and told.
 import { readFileSync } from 'node:fs';
 import { EventsReader, eventsPath } from '../../capture/index.js';
 import {
@@ -9,6 +11,10 @@ import {
   type Attention, type AttentionRule, type AttentionState,
 } from '../../harness/index.js';
 import { evidenceOf, type Task } from '../supervisor/task.js';
+import { TurnLog } from '../turns/turn-log.js';
+import { push, stateTransition, turnTransition, type Transition } from '../turns/transitions.js';
+
+export type { Transition };
 
 /** codex has no prompt event: output this long after a completed turn means a new one began. */
 export const CODEX_WORKING_AFTER_MS = 2_000;
@@ -19,18 +25,33 @@ export interface AttentionChange {
   state: AttentionState;
   /** Whether the user is to be told (one notification per transition, never on a replay). */
   notify: boolean;
+  /** Every step between `from` and `state`, in order (a turn that came and went included). */
+  transitions: Transition[];
 }
 
 interface Entry {
   run: number;
   reader: EventsReader | null;
   state: AttentionState;
+  turns: TurnLog;
 }
 
 export class AttentionBoard {
   private readonly entries = new Map<number, Entry>();
 
   constructor(private readonly deps: { now: () => number; log: (line: string) => void }) {}
+
+  /** The run's turns, for an agent whose signals count them (null: none, or not this run). */
+  turnsOf(task: Task): TurnLog | null {
+    if (ruleOf(task) === null) return null;
+    const entry = this.entries.get(task.id);
+    return entry && entry.run === task.run ? entry.turns : this.entry(task).turns;
+  }
+
+  /** The turn number `ls` shows: the one under way, else the last; null for an agent without signals. */
+  turnNow(task: Task): number | null {
+    return this.turnsOf(task)?.now ?? null;
+  }
 
   /** The task's attention now; an exited task, or one whose agent sends no signals, has none. */
   of(task: Task): AttentionState {
@@ -56,20 +77,29 @@ export class AttentionBoard {
     const before = entry.state.attention;
     const beforeQuestion = entry.state.question === true;
     let notify = false;
-    // The attention the last change left, when the batch changed it at all: a turn that began
-    // and ended between two reads (a prompt and its reply in one batch) is still a turn.
-    let lastFrom: Attention | null | undefined;
+    let turnEnded = false;
     const ignored: string[] = [];
     const now = this.deps.now();
+    const transitions: Transition[] = [];
+    const turnOf = harnessFor(task.harness!).conversing.turnOf;
     for (const payload of batch.payloads) {
       const result = rule.signal(payload);
-      if (result.kind === 'ignored') {
-        ignored.push(result.why);
-        continue;
-      }
       // codex: until its conversation is known (its rollout exists), no payload is its own.
       if (fromCapture && entry.state.conversation === null) {
-        ignored.push(`${result.signal.event} before the task's conversation is known`);
+        if (result.kind === 'signal') ignored.push(`${result.signal.event} before the task's conversation is known`);
+        continue;
+      }
+      // The turn first: a prompt's working and a reply's waiting carry their turn.
+      const mark = turnOf(payload);
+      const conversation = result.kind === 'signal' && result.signal.starts ? result.signal.sessionId : entry.state.conversation;
+      if (mark !== null && (conversation === null || mark.sessionId === conversation)) {
+        for (const step of entry.turns.apply(mark, now)) {
+          turnEnded ||= step.kind === 'ended';
+          push(transitions, turnTransition(step, now));
+        }
+      }
+      if (result.kind === 'ignored') {
+        ignored.push(result.why);
         continue;
       }
       const step = applySignal(entry.state, result.signal, now);
@@ -78,18 +108,39 @@ export class AttentionBoard {
         continue;
       }
       entry.state = step.state;
-      if (step.kind === 'changed') {
-        notify = worthNotifying(step.from, step.state.attention, result.signal) || result.signal.question === true;
-        lastFrom = step.from;
+      // A turn under way is work, whatever the signal said: the prompt claude queued behind the
+      // turn that just stopped has begun.
+      const busyAgain = entry.turns.open !== null && entry.state.attention === 'waiting' && entry.state.question !== true;
+      if (busyAgain) entry.state = { ...entry.state, attention: 'working', since: now, message: null };
+      if (step.kind === 'changed' || busyAgain) {
+        if (!busyAgain && step.kind === 'changed') notify = worthNotifying(step.from, step.state.attention, result.signal) || result.signal.question === true;
+        push(transitions, stateTransition(entry.state, entry.turns, now));
       }
     }
+    // A turn that ended, also one that began in the same batch, is news like any other.
+    if (turnEnded && entry.state.attention === 'waiting' && entry.state.question !== true) notify = true;
     // The codex notifier appends every payload to the capture file; most are not attention's.
     if (ignored.length > 0 && rule.file === 'events') {
       this.deps.log(`task ${task.id}: ignored ${ignored.length} event(s): ${ignored[0]}${ignored.length > 1 ? ', …' : ''}`);
     }
-    if (lastFrom === undefined) return null;
-    if (entry.state.attention === before && (entry.state.question === true) === beforeQuestion && lastFrom === before) return null;
-    return { task, from: lastFrom, state: entry.state, notify: notify && !opts.quiet };
+    if (transitions.length === 0 && entry.state.attention === before && (entry.state.question === true) === beforeQuestion) return null;
+    return { task, from: before, state: entry.state, notify: notify && !opts.quiet, transitions };
+  }
+
+  /**
+   * `send` saw the agent take a prompt in its store (an agent whose prompt signal does not
+   * reach fleetcom): the turn starts, and the task works, before its turn-end signal says more.
+   */
+  promptSeen(task: Task, prompt: string): AttentionChange | null {
+    if (task.endedAt !== null || ruleOf(task) === null) return null;
+    const entry = this.entry(task);
+    if (entry.turns.open?.prompt === prompt) return null; // seen already
+    const now = this.deps.now();
+    const transitions = entry.turns.start(prompt, now).map((step) => turnTransition(step, now));
+    if (transitions.length === 0) return null;
+    const from = entry.state.attention;
+    if (from !== 'working') entry.state = { ...entry.state, attention: 'working', since: now, message: null, question: undefined };
+    return { task, from, state: entry.state, notify: false, transitions };
   }
 
   /**
@@ -108,8 +159,9 @@ export class AttentionBoard {
       return null;
     }
     const first = before === null;
-    entry.state = { attention, since: attention === null ? null : this.deps.now(), message, conversation: task.tracedId ?? null };
-    return { task, from: before, state: entry.state, notify: !opts.quiet && worthNotifying(before, attention, { starts: first }) };
+    const now = this.deps.now();
+    entry.state = { attention, since: attention === null ? null : now, message, conversation: task.tracedId ?? null };
+    return { task, from: before, state: entry.state, notify: !opts.quiet && worthNotifying(before, attention, { starts: first }), transitions: [stateTransition(entry.state, null, now)] };
   }
 
   /**
@@ -120,13 +172,21 @@ export class AttentionBoard {
     const rule = ruleOf(task)?.title;
     if (rule === undefined || title === undefined || task.endedAt !== null) return null;
     const entry = this.entry(task);
-    const next = titleStep(entry.state, rule.read(title), this.deps.now(), rule);
+    const now = this.deps.now();
+    const next = titleStep(entry.state, rule.read(title), now, rule);
     if (next === null) return null;
     const from = entry.state.attention;
     entry.state = next;
+    // A title that tells all (gemini) is its turns too: working starts one, waiting after it ends it.
+    const transitions: Transition[] = [];
+    if (rule.tells === 'all' && next.attention === 'working') for (const step of entry.turns.start(null, now)) push(transitions, turnTransition(step, now));
+    if (rule.tells === 'all' && next.attention === 'waiting' && entry.turns.open !== null) {
+      for (const step of entry.turns.apply({ kind: 'end', sessionId: '', reply: null }, now)) push(transitions, turnTransition(step, now));
+    }
+    push(transitions, stateTransition(next, entry.turns, now));
     // News: an approval prompt, and (a title that tells all) a turn that ended; not a start.
     const notify = next.attention === 'permission' || (rule.tells === 'all' && next.attention === 'waiting' && from === 'working');
-    return { task, from, state: next, notify };
+    return { task, from, state: next, notify, transitions };
   }
 
   /** codex only: new output well after a completed turn means it is working again. */
@@ -137,7 +197,7 @@ export class AttentionBoard {
     if (next === null) return null;
     const from = entry.state.attention;
     entry.state = next;
-    return { task, from, state: next, notify: false };
+    return { task, from, state: next, notify: false, transitions: [stateTransition(next, entry.turns, this.deps.now())] };
   }
 
   forget(taskId: number): void {
@@ -148,7 +208,7 @@ export class AttentionBoard {
   private entry(task: Task): Entry {
     const known = this.entries.get(task.id);
     if (known && known.run === task.run) return known;
-    const entry: Entry = { run: task.run, reader: signalFile(task), state: { ...NO_ATTENTION, conversation: startConversation(task) } };
+    const entry: Entry = { run: task.run, reader: signalFile(task), state: { ...NO_ATTENTION, conversation: startConversation(task) }, turns: new TurnLog() };
     this.entries.set(task.id, entry);
     return entry;
   }

@@ -66,6 +66,7 @@ async function followedEnded(fleet: FleetState, task: Task, read: { pane: PaneIn
 export async function reconcile(fleet: FleetState): Promise<void> {
   const { tasks, attention, marks, deps } = fleet;
   if (tasks.size === 0) return; // nothing to catch up with: no tmux call
+  fleet.reconciliations += 1;
   const proc = deps.procRoot ?? PROC_ROOT;
   const panes = new Map((await deps.tmux.listPanes()).map((p) => [p.paneId, p]));
   const traced = await refreshTraces(fleet, tasks.values(), proc);
@@ -98,7 +99,7 @@ export async function reconcile(fleet: FleetState): Promise<void> {
 }
 
 /** The run ended: its exit hint scraped from the pane's text, its status, and the window shows it. */
-async function recordExit(fleet: FleetState, task: Task, pane: PaneInfo, retained?: string): Promise<void> {
+export async function recordExit(fleet: FleetState, task: Task, pane: PaneInfo, retained?: string): Promise<void> {
   const { deps } = fleet;
   const hadAttention = fleet.attention.of(task).attention !== null;
   const text = retained ?? (await deps.tmux.retainedText(task.paneId).catch(() => ''));
@@ -123,7 +124,7 @@ async function recordExit(fleet: FleetState, task: Task, pane: PaneInfo, retaine
  * stays in the fleet, exited with an unknown status, so its conversation can still be
  * resumed (rerun makes a new window) or saved, until the user runs `rm`.
  */
-function windowGone(fleet: FleetState, task: Task): void {
+export function windowGone(fleet: FleetState, task: Task): void {
   const { deps } = fleet;
   const id = fleet.currentIds().get(task.id)?.id ?? null;
   if (task.endedAt === null) Object.assign(task, { endedAt: deps.now(), exitStatus: null, killed: false });

@@ -4,18 +4,19 @@ import { madeWorktreeAt } from '../../worktrees/registry.js';
 import { WORKTREE_REFRESH_MS } from '../supervisor/worktree-statuses.js';
 import { randomUUID } from 'node:crypto';
 import { capturePath } from '../../capture/capture-names.js';
-import { installNamespace, removeNamespace } from '../../capture/namespace.js';
+import { installNamespace } from '../../capture/namespace.js';
 import type { RecipeTask, Request } from '../../control/protocol.js';
 import { callerEnv, type Deps } from '../../deps.js';
-import { describeFsError, FleetError } from '../../errors.js';
+import { FleetError } from '../../errors.js';
 import { warningLines } from '../../warnings.js';
 import { ensureSafeDir, isSafeDir, removeFile } from '../../fs-safety.js';
-import { captureRoot, fleetRuntime, sessionDir, userHome, worktreeRegistryFile, type RuntimeFiles } from '../../paths.js';
-import { TmuxRunner, type TmuxRun } from '../../tmux/runner.js';
+import { captureRoot, fleetRuntime, sessionDir, userHome, worktreeRegistryFile } from '../../paths.js';
+import { TmuxRunner } from '../../tmux/runner.js';
 import { displayMessage } from '../../tmux/sessions.js';
 import { adoptLeftTasks } from '../adoption/adoption.js';
 import { CaptureWatchers } from '../ids/capture-watchers.js';
 import { downInOrder } from './down-order.js';
+import { tearDown } from './tear-down.js';
 import { fleetLog } from './fleet-log.js';
 import type { FleetUi, FleetUiContext, StartUi } from './fleet-ui.js';
 import { openControl } from './control-endpoint.js';
@@ -26,15 +27,16 @@ import { notifier } from '../attention/notify.js';
 import { Alerts } from '../attention/alerts.js';
 import { listClients } from '../../tmux/clients.js';
 import type { NotifySettings } from '../../config/notify-schema.js';
-import { rerunBinding, restoreKey } from '../rerun/rerun-key.js';
+import { rerunBinding } from '../rerun/rerun-key.js';
 import { cliPaths } from '../runtime-files.js';
 import { Supervisor } from '../supervisor/supervisor.js';
 import { identityOf } from './process-identity.js';
 import { guardRuntime, type Guard } from './runtime-guard.js';
 import { readStart, setUpServer } from './startup.js';
-import { clearMark, liveSupervisor, parseMark } from './supervisor-mark.js';
+import { liveSupervisor, parseMark } from './supervisor-mark.js';
 import { restoreSupervisorWindow } from './supervisor-window.js';
 import { fleetTmux } from '../tmux/tmux-adapter.js';
+import { linkTmux } from '../tmux/tmux-link.js';
 import { paneDiedHook } from '../tmux/tmux-commands.js';
 import { startWakeups, type Wakeups } from './wakeups.js';
 
@@ -60,6 +62,8 @@ export interface FleetOptions {
   hosts?: readonly string[];
   /** Adopt the panes of this tmux session running agents started by hand (up --adopt). */
   adoptPanes?: boolean;
+  /** The largest message `send` types (config `sendMaxBytes`). */
+  sendMaxBytes?: number;
 }
 
 type Stop = { down: boolean; code: number };
@@ -103,20 +107,25 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
   });
   const home = userHome(env);
   const root = captureRoot(env);
+  // From here on tmux is asked over one control connection while it is up (tmux-link.ts).
+  const link = linkTmux(tmux, { session: sessionId, version: start.version, env, log });
+  const run = link.tmux;
 
   let onChange = () => {};
-  const notify = notifier({ bell: opts.bell }, { paneTty: (paneId) => displayMessage(tmux, paneId, '#{pane_tty}'), log });
+  const notify = notifier({ bell: opts.bell }, { paneTty: (paneId) => displayMessage(run, paneId, '#{pane_tty}'), log });
   const alerts = new Alerts(opts.notify, opts.notifyCommand === null ? [] : [{ type: 'shell', command: opts.notifyCommand }], {
     env, platform: process.platform, now: deps.now, log,
-    clients: () => listClients(tmux),
-    clientTtys: async () => (await listClients(tmux)).map((c) => c.tty),
+    clients: () => listClients(run),
+    clientTtys: async () => (await listClients(run)).map((c) => c.tty),
     attentionNow: (taskId) => {
       const task = supervisor.taskList().find((t) => t.id === taskId);
       return task === undefined ? null : supervisor.attentionOf(task);
     },
   });
   const supervisor = new Supervisor({
-    tmux: fleetTmux(tmux, sessionId, primed),
+    tmux: fleetTmux(run, sessionId, primed),
+    tmuxLink: () => link.state(),
+    panes: link.panes,
     statePath: files.state,
     controlSocket: files.socket,
     paneDiedHook: paneDiedHook(files.socket),
@@ -130,6 +139,7 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
     newId: randomUUID,
     log,
     idleMs: opts.idleMs,
+    sendMaxBytes: opts.sendMaxBytes,
     worktreeAt: (path) => madeWorktreeAt(worktreeRegistryFile(env), path),
     onChange: () => onChange(),
     onAttention: (change) => {
@@ -154,11 +164,14 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
   let wakeups: Wakeups | null = null;
   let guard: Guard | null = null;
   const closeServer = async () => {
+    // Waits and event feeds get their reply before the socket goes (a supervisor stopped by a signal too).
+    supervisor.endStreams(goingDown === null ? 'the supervisor stopped (its tasks run on; fleetcom up adopts them)' : 'the fleet went down', goingDown !== null);
     alerts.stop();
     wakeups?.stop();
     guard?.stop();
     server.close();
     await watchers.closeAll();
+    await link.stop();
     // A runtime dir replaced meanwhile (by a symlink, say) is not ours to remove files from.
     if (isSafeDir(files.dir)) {
       removeFile(files.socket);
@@ -179,16 +192,16 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
       await downInOrder({
         stopTasks: () => supervisor.stopAll(), // after the requests in flight
         snapshot: recovery,
-        tearDown: () => tearDown(tmux, files, root, supervisor, [opts.rerunKey, opts.nextKey], log),
+        tearDown: () => tearDown(run, files, root, supervisor, [opts.rerunKey, opts.nextKey], log),
       });
     } catch (error) {
       goingDown = null;
-      wakeups = startWakeups(tmux, files.socket, supervisor, log);
+      wakeups = startWakeups(run, files.socket, supervisor, log, link.eventsFlow);
       guard = startGuard();
       log(`down did not finish: ${(error as Error).message}`);
       throw new FleetError(`down did not finish: ${(error as Error).message}; run fleetcom down again`);
     }
-    await restoreSupervisorWindow(tmux, pane).catch((e: Error) => log(`could not restore this window's name: ${e.message}`));
+    await restoreSupervisorWindow(run, pane).catch((e: Error) => log(`could not restore this window's name: ${e.message}`));
     await closeServer();
     setImmediate(() => stop({ down: true, code: 0 }));
   })());
@@ -207,6 +220,7 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
   const ready = new Promise<void>((resolve) => (setupDone = resolve));
   const serve = async (request: Request) => {
     await ready;
+    if (request.op === 'watch') return supervisor.watch(request.task);
     if (request.op !== 'down') return handle(request);
     await down();
     return null;
@@ -223,14 +237,14 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
   });
 
   try {
-    await adoptLeftTasks(supervisor, tmux, { sessionId, files, root, env, cwd: deps.cwd, now: deps.now(), log }, start);
+    await adoptLeftTasks(supervisor, run, { sessionId, files, root, env, cwd: deps.cwd, now: deps.now(), log }, start);
     if (opts.adoptPanes) {
       const taken = await supervisor.adoptPanes(sessionId);
       for (const pane of taken.refused) log(`not adopted: pane ${pane.paneId}: ${pane.why ?? 'refused'}`);
     }
     await watchers.follow();
     watchers.dropIdle();
-    await setUpServer(tmux, { pane, read: start, keys, mark: { socket: files.socket, me }, log });
+    await setUpServer(run, { pane, read: start, keys, mark: { socket: files.socket, me }, log });
     if (opts.load.length > 0) {
       const result = await supervisor.handle({ op: 'load', tasks: opts.load, env });
       // Summed up by reason: a recipe of thousands of entries must not flood the log.
@@ -248,7 +262,12 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
     throw error;
   }
 
-  wakeups = startWakeups(tmux, files.socket, supervisor, log);
+  wakeups = startWakeups(run, files.socket, supervisor, log, link.eventsFlow);
+  link.serve({
+    titleChanged: (paneId, title) => supervisor.titleChanged(paneId, title),
+    windowsClosed: (windowIds) => supervisor.windowsClosed(windowIds),
+    lookSoon: () => wakeups?.soon(),
+  });
   guard = startGuard();
   // The worktree tasks' branch state, for ls and the dashboard (supervisor/worktree-statuses.ts).
   const worktreeTimer = setInterval(() => {
@@ -263,7 +282,7 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
   for (const s of SIGNALS) process.on(s, onSignal);
 
   const context: FleetUiContext = {
-    tmux, sessionId, pane,
+    tmux: run, sessionId, pane,
     fleet: { tasks: () => supervisor.taskList(), attention: (task) => supervisor.attentionOf(task), handle, worktreeStatus: (path) => supervisor.worktreeStatus(path) },
     quit: down, env, cwd: deps.cwd, home, sessionDir: sessionDir(env), scratchDir: files.dir, now: deps.now, log,
     remoteAttention: (task, previous) => alerts.remote(task, previous),
@@ -280,24 +299,9 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
   ui?.close();
   ui = null;
   if (!result.down) {
-    await restoreSupervisorWindow(tmux, pane).catch(() => undefined); // this pane supervises no more
+    await restoreSupervisorWindow(run, pane).catch(() => undefined); // this pane supervises no more
     await recovery.close(false); // kept, not closed: the tasks live on in tmux
     await closeServer();
   }
   return result.code;
-}
-
-/** `down` only: bindings restored, namespaces and state.json removed (tasks already stopped). */
-async function tearDown(tmux: TmuxRun, files: RuntimeFiles, root: string, supervisor: Supervisor, keys: string[], log: (l: string) => void): Promise<void> {
-  for (const key of keys) {
-    if (key !== 'none') await restoreKey(tmux, key).catch((e: Error) => log(`could not restore the ${key} key: ${e.message}`));
-  }
-  await clearMark(tmux, files.socket).catch((e: Error) => log(`could not clear this supervisor's mark on the tmux server: ${e.message}`));
-  for (const dir of supervisor.captureNamespaces()) removeNamespace(dir, root);
-  try {
-    removeFile(files.state);
-  } catch (error) {
-    throw new FleetError(`every task stopped, but ${files.state} could not be removed: ${describeFsError(error)}`);
-  }
-  log('fleet down');
 }

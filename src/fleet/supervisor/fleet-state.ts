@@ -16,9 +16,11 @@ import { recordOf } from './task-record.js';
 import { TaskTable } from './task-table.js';
 import type { Task } from './task.js';
 import type { FleetTmux } from '../tmux/tmux-port.js';
+import type { PaneIo, TmuxLinkState } from '../tmux/tmux-link.js';
 import { lsRecord } from './views.js';
 import { WindowMarks } from '../spawn/window-marks.js';
 import { WorktreeStatuses } from './worktree-statuses.js';
+import { FleetFeed, seenOf } from '../turns/feed.js';
 
 export interface SupervisorDeps {
   tmux: FleetTmux;
@@ -41,6 +43,12 @@ export interface SupervisorDeps {
   idleMs?: number;
   /** A task's attention changed (not persisted: it is rebuilt from the signal files). */
   onAttention?: (change: AttentionChange) => void;
+  /** The largest message `send` types (config `sendMaxBytes`; default 256 KiB). */
+  sendMaxBytes?: number;
+  /** Panes for a viewer: streamed output and input (`watch`, `input`; fleet/tmux/tmux-link.ts). */
+  panes?: PaneIo;
+  /** The state of the supervisor's line to tmux (`status` tells it; fleet/tmux/tmux-link.ts). */
+  tmuxLink?: () => TmuxLinkState;
   /** The proc file system's root for the parked-job check (default /proc). */
   procRoot?: string;
   /** The record of the worktree fleetcom made at this path, or null (an adopted agent's directory). */
@@ -53,11 +61,19 @@ export class FleetState {
   readonly attention: AttentionBoard;
   readonly marks: WindowMarks;
   readonly worktrees = new WorktreeStatuses();
+  /** The fleet's transitions for `events`, `wait` and `send` (turns/feed.ts). */
+  readonly feed: FleetFeed;
+  /** Whole reconciliations run so far (`status` says it: what tmux's events spared). */
+  reconciliations = 0;
 
   constructor(readonly deps: SupervisorDeps) {
     this.namespaces = new CaptureNamespaces(deps.installNamespace, deps.log);
     this.attention = new AttentionBoard({ now: deps.now, log: deps.log });
     this.marks = new WindowMarks(deps);
+    this.feed = new FleetFeed(() => {
+      const ids = this.currentIds();
+      return this.tasks.values().map((task) => seenOf(task, ids.get(task.id)?.id ?? null));
+    }, deps.now);
   }
 
   /** Each task's conversation id now (precedence without correlation). */
@@ -73,7 +89,7 @@ export class FleetState {
   /** The task as `ls --json` shows it. */
   view(task: Task, now = this.deps.now(), ids = this.currentIds(now)): LsRecord {
     const worktree = task.worktree ? this.worktrees.get(task.worktree.path) : null;
-    return lsRecord(task, now, ids.get(task.id) ?? null, this.attention.of(task), this.deps.idleMs, this.deps.tmuxSession.socket ?? null, worktree);
+    return lsRecord(task, now, ids.get(task.id) ?? null, this.attention.of(task), this.deps.idleMs, this.deps.tmuxSession.socket ?? null, worktree, this.attention.turnNow(task));
   }
 
   state(): PersistedState {
@@ -98,6 +114,7 @@ export class FleetState {
       this.deps.log(`could not write ${this.deps.statePath}: ${(error as Error).message}`);
     }
     this.marks.syncRecords(this.tasks.values());
+    this.feed.changed();
     this.deps.onChange();
   }
 
@@ -110,7 +127,11 @@ export class FleetState {
   async applyAttention(change: AttentionChange | null, opts: { rename?: boolean } = {}): Promise<void> {
     if (change === null) return;
     const { task, state } = change;
-    this.deps.log(`task ${task.id} ${state.attention ?? 'no longer signals'}${state.message ? `: ${state.message}` : ''}`);
+    // Every step, with its turn: a turn that came and went between two reads is logged too.
+    const steps = change.transitions.length > 0 ? change.transitions : [{ attention: state.attention, turn: null }];
+    const said = steps.map((t) => `${t.attention ?? 'no longer signals'}${t.turn === null ? '' : ` (turn ${t.turn})`}`).join(', then ');
+    this.deps.log(`task ${task.id} ${said}${state.message ? `: ${state.message}` : ''}`);
+    this.feed.attention(change);
     await this.marks.showAttention(task, state.attention);
     if (opts.rename !== false) await this.rename(task);
     this.deps.onAttention?.(change);

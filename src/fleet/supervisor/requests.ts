@@ -1,6 +1,6 @@
 // Control requests → supervisor operations, each handler typed by its op's reply (replies.ts).
 // Only the mapping lives here: what each op does is the Supervisor's, and so is the queue.
-import type { LsRecord, RecipeTask, ReplyOf, ReplyTo, Request } from '../../control/protocol.js';
+import type { LsRecord, QueueRequest, RecipeTask, ReplyOf, ReplyTo, Request } from '../../control/protocol.js';
 import { FleetError } from '../../errors.js';
 import type { Spec } from '../spawn/spawn-plan.js';
 import type { Task } from './task.js';
@@ -22,10 +22,11 @@ export interface RequestTarget {
   load(entries: RecipeTask[], env: Record<string, string>): Promise<ReplyOf<'load'>>;
   adoptable(caller: string | null): Promise<ReplyOf<'adoptable'>>;
   adopt(targets: string[] | null, caller: string | null): Promise<ReplyOf<'adopt'>>;
+  input(task: Task, bytes: Buffer): Promise<void>;
 }
 
 type Handlers = {
-  [K in Request['op']]: (target: RequestTarget, request: Extract<Request, { op: K }>) => Promise<ReplyOf<K>> | ReplyOf<K>;
+  [K in QueueRequest['op']]: (target: RequestTarget, request: Extract<Request, { op: K }>) => Promise<ReplyOf<K>> | ReplyOf<K>;
 };
 
 const handlers: Handlers = {
@@ -67,6 +68,14 @@ const handlers: Handlers = {
   down: () => {
     throw new FleetError('down is handled by the fleet loop');
   },
+  // A stream, answered beside the queue for as long as it lasts (Supervisor.watch).
+  watch: () => {
+    throw new FleetError('watch is handled by the fleet loop');
+  },
+  input: async (s, r) => {
+    await s.input(s.find(r.task), Buffer.from(r.data, 'base64'));
+    return null;
+  },
 };
 
 /**
@@ -79,11 +88,16 @@ const handlers: Handlers = {
  * reconciliation old (RECONCILE_MS), except for the change itself: a load's tasks appear once
  * tmux has made their windows, a `down` shows tasks still running until it has stopped them.
  */
-const reads: { [K in Request['op']]?: (target: RequestTarget, request: Extract<Request, { op: K }>) => Promise<ReplyOf<K>> | ReplyOf<K> } = {
+const reads: { [K in QueueRequest['op']]?: (target: RequestTarget, request: Extract<Request, { op: K }>) => Promise<ReplyOf<K>> | ReplyOf<K> } = {
   status: (s) => s.status(),
   ls: (s) => s.list(),
   next: (s, r) => s.next(r.from, r.client, r.wrap),
   save: (s) => s.recipe(),
+  // Typing into a pane must not wait for a load of hundreds of tasks either.
+  input: async (s, r) => {
+    await s.input(s.find(r.task), Buffer.from(r.data, 'base64'));
+    return null;
+  },
 };
 
 /** A read its asker wants from the state as it is, even when the fleet is idle. */
@@ -92,12 +106,12 @@ export function wantsStateOnly(request: Request): boolean {
 }
 
 /** The request's answer from the current state, or null for a request that changes the fleet. */
-export function readNow<R extends Request>(target: RequestTarget, request: R): (() => Promise<ReplyTo<R>>) | null {
-  const read = reads[request.op] as ((target: RequestTarget, request: R) => Promise<ReplyTo<R>> | ReplyTo<R>) | undefined;
+export function readNow<R extends QueueRequest>(target: RequestTarget, request: R): (() => Promise<ReplyTo<R>>) | null {
+  const read = reads[request.op as QueueRequest['op']] as ((target: RequestTarget, request: R) => Promise<ReplyTo<R>> | ReplyTo<R>) | undefined;
   return read ? async () => read(target, request) : null;
 }
 
-export async function dispatch<R extends Request>(target: RequestTarget, request: R): Promise<ReplyTo<R>> {
+export async function dispatch<R extends QueueRequest>(target: RequestTarget, request: R): Promise<ReplyTo<R>> {
   // TypeScript cannot tie the lookup by `op` to R; the table's type checks each handler.
   const handler = handlers[request.op] as (target: RequestTarget, request: R) => Promise<ReplyTo<R>> | ReplyTo<R>;
   return handler(target, request);

@@ -3,12 +3,16 @@
 // tmux through FleetTmux, and persists what it learned. What each request does is in
 // task-operations.ts, catching up with tmux in reconcile.ts, the shared state in fleet-state.ts.
 import type { WorktreeStatus } from '../../worktrees/status.js';
-import type { RecipeTask, ReplyOf, ReplyTo, Request } from '../../control/protocol.js';
+import { isBeside, type QueueRequest, type RecipeTask, type ReplyOf, type ReplyTo, type Request } from '../../control/protocol.js';
+import { Beside } from './beside.js';
 import { FleetError } from '../../errors.js';
 import type { AttentionState, RunEvidence } from '../../harness/index.js';
 import { FleetState, type SupervisorDeps } from './fleet-state.js';
 import type { Ending, WatchTarget } from '../exits/process-watch.js';
 import { processEnded, reconcile } from '../exits/reconcile.js';
+import { titleChanged, windowsClosed } from '../exits/tmux-events.js';
+import type { Streamed } from '../../control/stream.js';
+import { viewedPane, watchStream } from './pane-view.js';
 import { dispatch, readNow, wantsStateOnly } from './requests.js';
 import { recipeOf } from '../ids/resolution.js';
 import { stopFollowed, stopProcessGroups } from '../lifecycle/stop.js';
@@ -32,6 +36,8 @@ export class Supervisor {
   private readonly fleet: FleetState;
   /** Reached only from inside the queue. */
   private readonly operations: TaskOperations;
+  /** send, wait, output, events: answered beside the queue (beside.ts). */
+  private readonly beside: Beside;
   private queue: Promise<unknown> = Promise.resolve();
   /** Work on the queue, running or waiting: reads are answered beside it while it is not 0. */
   private queued = 0;
@@ -39,6 +45,7 @@ export class Supervisor {
   constructor(deps: SupervisorDeps) {
     this.fleet = new FleetState(deps);
     this.operations = new TaskOperations(this.fleet);
+    this.beside = new Beside(this.fleet, (work) => this.enqueue(work));
   }
 
   /**
@@ -50,8 +57,16 @@ export class Supervisor {
    * asking `fromState` itself (the Tab's) is answered so too.
    */
   handle<R extends Request>(request: R, fromState = false): Promise<ReplyTo<R>> {
-    const read = this.queued > 0 || fromState || wantsStateOnly(request) ? readNow(this.operations, request) : null;
-    return read ? read() : this.enqueue(() => dispatch(this.operations, request));
+    // `wait` and `events` resolve to a Streamed, which the control server runs.
+    if (isBeside(request)) return this.beside.answer(request) as Promise<ReplyTo<R>>;
+    const change = request as R & QueueRequest;
+    const read = this.queued > 0 || fromState || wantsStateOnly(change) ? readNow(this.operations, change) : null;
+    return read ? read() : this.enqueue(() => dispatch(this.operations, change));
+  }
+
+  /** Ends every wait and event stream with this reason (`down`: the fleet goes down; else its supervisor stops). */
+  endStreams(why: string, down: boolean): void {
+    this.beside.close(why, down);
   }
 
   /** The periodic and exit-woken check: reconcile only, without resolving every task's id as `ls` does. */
@@ -74,6 +89,34 @@ export class Supervisor {
         setTimeout(() => void this.processEnded(taskId, ending, attempt + 1).catch(() => undefined), ENDED_RETRY_MS).unref();
       }
     });
+  }
+
+  /** tmux reported a pane's new title: a task's attention may follow it (codex, gemini). */
+  titleChanged(paneId: string, title: string): void {
+    // Checked before queueing: most titles are not a task's (shells, the supervisor's pane).
+    if (this.fleet.tasks.byPane(paneId) === undefined) return;
+    void this.enqueue(() => titleChanged(this.fleet, paneId, title)).catch(() => undefined);
+  }
+
+  /** tmux closed (or unlinked) these windows: a task whose pane is gone was closed outside fleetcom. */
+  windowsClosed(windowIds: ReadonlySet<string>): void {
+    if (!this.fleet.tasks.values().some((task) => windowIds.has(task.windowId))) return;
+    void this.enqueue(() => windowsClosed(this.fleet, windowIds)).catch(() => undefined);
+  }
+
+  /**
+   * A task's pane as a stream for a viewer (`watch`): found now, streamed outside the queue for
+   * as long as the viewer stays.
+   */
+  watch(ref: string): Streamed<ReplyOf<'watch'>> {
+    const panes = this.fleet.deps.panes;
+    if (panes === undefined) throw new FleetError('this supervisor streams no pane');
+    return watchStream(panes, viewedPane(this.fleet.tasks.lookup(ref), ref));
+  }
+
+  /** Whole reconciliations run since the start. */
+  get reconciliations(): number {
+    return this.fleet.reconciliations;
   }
 
   /** Takes over the tasks of a supervisor that died (before any request is served). */

@@ -17,19 +17,32 @@ import { shellChildren, underShell } from '../agent-panes/followed.js';
 import type { Task } from './task.js';
 import { adoptAgentPanes, listAgentPanes } from '../agent-panes/adopt-panes.js';
 import type { Warning } from '../../warnings.js';
+import { viewedPane } from './pane-view.js';
 
 export class TaskOperations implements RequestTarget {
   constructor(private readonly fleet: FleetState) {}
 
   status(): ReplyOf<'status'> {
     const { tmuxSession } = this.fleet.deps;
-    return { pid: process.pid, tmuxSessionId: tmuxSession.id, tmuxSessionName: tmuxSession.name, tmuxSocket: tmuxSession.socket ?? null, hosts: [...(this.fleet.deps.hosts ?? [])], tasks: this.fleet.tasks.size };
+    const link = this.fleet.deps.tmuxLink?.();
+    return {
+      pid: process.pid, tmuxSessionId: tmuxSession.id, tmuxSessionName: tmuxSession.name, tmuxSocket: tmuxSession.socket ?? null,
+      hosts: [...(this.fleet.deps.hosts ?? [])], tasks: this.fleet.tasks.size,
+      ...(link === undefined ? {} : { tmuxLink: { ...link, reconciliations: this.fleet.reconciliations } }),
+    };
   }
 
   list(): LsRecord[] {
     const now = this.fleet.deps.now();
     const ids = this.fleet.currentIds(now);
     return this.fleet.tasks.values().map((task) => this.fleet.view(task, now, ids));
+  }
+
+  /** Bytes typed into the task's pane. */
+  async input(task: Task, bytes: Buffer): Promise<void> {
+    const panes = this.fleet.deps.panes;
+    if (panes === undefined) throw new FleetError('this supervisor types into no pane');
+    await panes.sendInput(viewedPane(task, String(task.id)), bytes);
   }
 
   find(ref: string): Task {

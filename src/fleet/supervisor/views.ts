@@ -5,7 +5,7 @@ import type { LsRecord } from '../../control/protocol.js';
 import { IDLE_AFTER_MS, taskState, type Task } from './task.js';
 import type { WorktreeStatus } from '../../worktrees/status.js';
 
-export function lsRecord(task: Task, now: number, resolved: Resolved | null, attention: AttentionState, idleMs = IDLE_AFTER_MS, tmuxSocket: string | null = null, worktreeStatus: WorktreeStatus | null = null): LsRecord {
+export function lsRecord(task: Task, now: number, resolved: Resolved | null, attention: AttentionState, idleMs = IDLE_AFTER_MS, tmuxSocket: string | null = null, worktreeStatus: WorktreeStatus | null = null, turn: number | null = null): LsRecord {
   const source = resolved && resolved.source !== 'correlation' ? resolved.source : null;
   const id = source ? resolved!.id : null;
   return {
@@ -31,6 +31,9 @@ export function lsRecord(task: Task, now: number, resolved: Resolved | null, att
     lastOutputAt: new Date(task.lastOutputAt).toISOString(),
     attention: attention.attention,
     attentionSince: attention.since === null ? null : new Date(attention.since).toISOString(),
+    // The agent's own words while it waits (a question's text, claude's notification), as the dashboard shows them.
+    attentionMessage: attention.attention === 'waiting' || attention.attention === 'permission' ? attention.message : null,
+    turn,
     worktree: task.worktree ? { ...task.worktree, status: worktreeStatus } : null,
   };
 }

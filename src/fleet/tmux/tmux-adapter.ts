@@ -6,6 +6,7 @@ import { capturePane, listPanes, livePanePids, needsReaping, paneWithText, reapC
 import { panePlacesQuery, takeOverPane } from '../../tmux/pane-places.js';
 import { runQueries, textQuery } from '../../tmux/queries.js';
 import type { TmuxRun } from '../../tmux/runner.js';
+import { pasteText, paneScreen, sendKeys } from '../../tmux/typing.js';
 import { killWindow, killWindows, newWindows, renameWindow, renameWindows, respawnPane, showWindow } from '../../tmux/windows.js';
 import { LEADING_GLYPH } from '../supervisor/glyphs.js';
 import type { FleetTmux, PaneInfo } from './tmux-port.js';
@@ -75,5 +76,8 @@ export function fleetTmux(tmux: TmuxRun, sessionId: string, primed: { globalEnvi
     },
     takeOverPane: (spec) => takeOverPane(tmux, spec),
     killWindows: (windowIds) => killWindows(tmux, windowIds),
+    pasteText: (paneId, text) => pasteText(tmux, paneId, text),
+    sendKeys: (paneId, ...keys) => sendKeys(tmux, paneId, ...keys),
+    paneScreen: (paneId) => paneScreen(tmux, paneId),
   };
 }

@@ -78,6 +78,12 @@ export interface FleetTmux {
   takeOverPane(spec: TakeOverSpec): Promise<{ windowId: string; panePid: number | null; paneTty: string | null }>;
   /** Several windows closed in as few tmux calls as fit (`down`: 200 tasks were 200 clients); one gone is skipped. */
   killWindows(windowIds: string[]): Promise<void>;
+  /** Pastes a text into the pane as one paste (tmux/typing.ts): bracketed when the pane asked for it. */
+  pasteText(paneId: string, text: string): Promise<void>;
+  /** Keys by tmux's names (`Enter`). */
+  sendKeys(paneId: string, ...keys: string[]): Promise<void>;
+  /** The pane's visible screen and title, read together; null when it is gone. */
+  paneScreen(paneId: string): Promise<{ text: string; title: string } | null>;
 }
 
 /** The pane's process is over: reaped, or its pty closed while tmux has not reaped it. */

@@ -13,6 +13,7 @@ import { claudeHistory } from './history.js';
 import { agentProgram } from '../probe.js';
 import { claudeSignal } from '../attention.js';
 import { homeFromVariable } from '../home-rules.js';
+import { claudeConversing } from './conversing.js';
 import type { AgentDetection, InstrumentInput, InstrumentPlan, RunEvidence, StoredConversation } from '../types.js';
 
 export { claudeProjectDirs, claudeSlug } from './transcript.js';
@@ -112,4 +113,5 @@ export const claude: Harness = {
   warnings: () => [],
   attention: { file: 'events', signal: claudeSignal, conversationFromCapture: false },
   history: claudeHistory,
+  conversing: claudeConversing,
 };

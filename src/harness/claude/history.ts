@@ -4,7 +4,7 @@ import { readHeadTail, searchJsonLines, textsOfContent } from '../history-read.j
 import { idNamedTranscripts } from '../history-files.js';
 import { listDir } from '../fs-read.js';
 import { isJsonObject, jsonObjectOf, type JsonObject } from '../json-shape.js';
-import { claudeProjectDirs, isTypedText, isUserRecord } from './transcript.js';
+import { claudeProjectDirs, isTypedText, isUserRecordValue } from './transcript.js';
 
 // claude's conversations for `history`: `<home>/projects/<slug>/<id>.jsonl` (a subagent's
 // transcripts live a level down, `<id>/subagents/`, and are never listed). Like claude's own
@@ -29,8 +29,8 @@ function files(home: string, scope: HistoryScope): { files: HistoryFile[]; skipp
 }
 
 /** What the person typed in a user record, or null (a tool result, claude's meta, a local command). */
-function promptOf(record: JsonObject, line: string): string | null {
-  if (record.type !== 'user' || !isUserRecord(line)) return null;
+function promptOf(record: JsonObject): string | null {
+  if (record.type !== 'user' || !isUserRecordValue(record)) return null;
   const message = record.message;
   const text = textsOfContent(isJsonObject(message) ? message.content : undefined).filter(isTypedText).join(' ').trim();
   return text === '' ? null : text;
@@ -46,7 +46,7 @@ function read(file: HistoryFile): ReturnType<HistoryReader['read']> {
   let firstPrompt: string | null = null;
   let cwd: string | null = null;
   let turns = 0;
-  for (const line of [...got.head, ...got.tail]) {
+  for (const line of got.tail.length === 0 ? got.head : got.head.concat(got.tail)) {
     // Most lines are the agent's replies and tool calls: only those that can matter are parsed.
     if (cwd !== null && !MATTERS.test(line)) continue;
     const record = jsonObjectOf(line);
@@ -55,7 +55,7 @@ function read(file: HistoryFile): ReturnType<HistoryReader['read']> {
     if (record.type === 'custom-title' && typeof record.customTitle === 'string' && record.customTitle.trim() !== '') custom = record.customTitle;
     else if (record.type === 'ai-title' && typeof record.aiTitle === 'string' && record.aiTitle.trim() !== '') ai = record.aiTitle;
     else if (record.type === 'summary' && typeof record.summary === 'string' && record.summary.trim() !== '') summary = record.summary;
-    const prompt = promptOf(record, line);
+    const prompt = promptOf(record);
     if (prompt !== null) {
       turns += 1;
       firstPrompt ??= prompt;

@@ -65,6 +65,11 @@ export function isUserRecord(line: string): boolean {
   } catch {
     return false;
   }
+  return isUserRecordValue(record);
+}
+
+/** isUserRecord of a record already parsed. */
+export function isUserRecordValue(record: unknown): boolean {
   // A user record without `message` still counts (8.2); a non-boolean isMeta is not claude's.
   if (fieldProblem(record, { type: 'string', isMeta: 'boolean?' }) !== null) return false;
   const { type, isMeta, message } = record as { type: string; isMeta?: boolean; message?: unknown };

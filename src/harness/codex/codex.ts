@@ -13,6 +13,7 @@ import { codexTitle } from './title.js';
 import { readCodexRoute } from './route.js';
 import { codexHistory } from './history.js';
 import { homeFromVariable } from '../home-rules.js';
+import { codexConversing } from './conversing.js';
 import type { AgentDetection, InstrumentInput, InstrumentPlan, RunEvidence, StoredConversation } from '../types.js';
 
 // codex: no way to choose the id; a notify override appends each turn's payload to the capture
@@ -157,4 +158,5 @@ export const codex: Harness = {
   warnings: () => [],
   attention: { file: 'capture', signal: codexSignal, conversationFromCapture: true, title: { read: codexTitle, tells: 'permission', asking: 'codex asks for your approval' } },
   history: codexHistory,
+  conversing: codexConversing,
 };

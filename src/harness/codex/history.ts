@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import type { HistoryFile, HistoryRead, HistoryReader, HistorySkip } from '../history.js';
 import { historyFileOf, readHeadTail, searchJsonLines, textsOfContent } from '../history-read.js';
 import { isJsonObject, jsonObjectOf, type JsonObject } from '../json-shape.js';
-import { everyDateFolder, rolloutsIn, sessionMeta, threadKind } from './rollouts.js';
+import { everyDateFolder, firstRecordOf, rolloutsIn, sessionMeta, threadKind } from './rollouts.js';
 
 // codex's conversations for `history`: every rollout under `<home>/sessions/YYYY/MM/DD/`, its
 // directory from the first record (`session_meta`), never a subagent's thread; the title from
@@ -52,7 +52,7 @@ function read(file: HistoryFile): HistoryRead {
   if ('kind' in got) return { kind: 'skipped', why: got.kind === 'missing' ? 'it vanished' : got.reason };
   const [first] = got.head;
   // A first record longer than the head: read it alone, bounded (rollouts.ts).
-  const meta = (first === undefined ? null : payloadOf(jsonObjectOf(first))) ?? sessionMeta(file.path);
+  const meta = (first === undefined ? null : payloadOf(firstRecordOf(first))) ?? sessionMeta(file.path);
   const kind = threadKind(meta);
   if (kind.kind === 'child') return { kind: 'rows', rows: [] };
   if (kind.kind === 'unknown' || meta === null) return { kind: 'skipped', why: kind.kind === 'unknown' ? kind.why : 'no session_meta' };

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
-import { listDir, readFirstLine } from '../fs-read.js';
+import { entryPath, listDir, readFirstLine } from '../fs-read.js';
 import { isValidId, v7TimeMs } from '../ids.js';
-import { isJsonObject, type JsonObject } from '../json-shape.js';
+import { isJsonObject, jsonObjectOf, type JsonObject } from '../json-shape.js';
 import { utcDateFolders } from '../store-window.js';
 import type { ConversationOf, ConversationRoots } from '../types.js';
 
@@ -42,7 +42,7 @@ export function rolloutsIn(home: string, folders: readonly string[]): Array<{ fi
     const dir = path.join(home, 'sessions', ...folder.split('/'));
     for (const entry of listDir(dir)) {
       const id = entry.isFile() ? rolloutId(entry.name) : null;
-      if (id !== null) found.push({ file: path.join(dir, entry.name), id });
+      if (id !== null) found.push({ file: entryPath(dir, entry.name), id });
     }
   }
   return found;
@@ -69,14 +69,39 @@ export function everyDateFolder(root: string): string[] {
 /** The `payload` of the rollout's first record (codex's `session_meta`), else null. */
 export function sessionMeta(file: string, maxBytes = HEAD_MAX): JsonObject | null {
   const line = readFirstLine(file, maxBytes);
-  if (line === null) return null;
-  let value: unknown;
-  try {
-    value = JSON.parse(line);
-  } catch {
-    return null;
+  const value = line === null ? null : firstRecordOf(line);
+  return value !== null && isJsonObject(value.payload) ? value.payload : null;
+}
+
+/** Where codex writes its base instructions' text, compact as it writes every record. */
+const INSTRUCTIONS = '"base_instructions":{"text":"';
+
+/**
+ * A rollout's first record as an object, or null (not JSON, not an object). The base
+ * instructions' text (~21 KB of the ~22 KB record, measured on 0.171.0) is nothing fleetcom
+ * reads: it is emptied before parsing (its parse was a quarter of a cold `history` of 2 000
+ * conversations on the 2-core machine). A record the cut leaves without valid JSON is parsed
+ * whole, so the cut saves time and changes no other field (a text JSON would refuse, with a
+ * bad escape, no longer refuses the record: nothing reads it).
+ */
+export function firstRecordOf(line: string): JsonObject | null {
+  const start = line.indexOf(INSTRUCTIONS);
+  const end = start === -1 ? -1 : stringEnd(line, start + INSTRUCTIONS.length);
+  if (end !== -1) {
+    const cut = jsonObjectOf(`${line.slice(0, start + INSTRUCTIONS.length)}${line.slice(end)}`);
+    if (cut !== null) return cut;
   }
-  return isJsonObject(value) && isJsonObject(value.payload) ? value.payload : null;
+  return jsonObjectOf(line);
+}
+
+/** The index of the quote that closes the JSON string whose text starts at `from`, or -1. */
+function stringEnd(line: string, from: number): number {
+  for (let quote = line.indexOf('"', from); quote !== -1; quote = line.indexOf('"', quote + 1)) {
+    let slashes = 0;
+    while (line.charCodeAt(quote - 1 - slashes) === 0x5c) slashes += 1;
+    if (slashes % 2 === 0) return quote;
+  }
+  return -1;
 }
 
 /** What a rollout's first record says the thread is. */

@@ -11,6 +11,7 @@ import { quoteShell } from '../quote.js';
 import { lastHint } from '../scrape.js';
 import type { AgentDetection, InstrumentInput, InstrumentPlan, RunEvidence, StoredConversation } from '../types.js';
 import { copilotHistory } from './history.js';
+import { copilotConversing } from './conversing.js';
 import { COPILOT_HOOKS, COPILOT_HOOKS_FILE, COPILOT_PLUGIN, COPILOT_PLUGIN_FILE, COPILOT_PLUGIN_MODE } from './plugin.js';
 
 // GitHub Copilot CLI (measured on 1.0.102): pinned with `--session-id <uuid>`, captured and
@@ -148,5 +149,6 @@ export const copilot: Harness = {
   attention: { file: 'events', signal: copilotSignal, conversationFromCapture: false },
   warnings,
   history: copilotHistory,
+  conversing: copilotConversing,
   probe: { program: (argv, dirs) => agentProgram('copilot', argv, dirs), traces },
 };

@@ -11,6 +11,7 @@ import { isValidId } from '../ids.js';
 import { listDir, readFirstLine, readTextFile, someLine } from '../fs-read.js';
 import { isJsonObject, jsonObjectOf } from '../json-shape.js';
 import { lastHint } from '../scrape.js';
+import { geminiConversing } from './conversing.js';
 import type { ConversationOf, ConversationRoots, RunEvidence, StoredConversation } from '../types.js';
 
 // gemini-cli: pinned with `--session-id`, no live channel (it offers no per-launch hook that
@@ -210,6 +211,7 @@ export const gemini: Harness = {
   // Its title is its attention (title.ts): no hook can be added to one launch.
   attention: { file: 'none', signal: noSignal, conversationFromCapture: false, title: { read: geminiTitle, tells: 'all', asking: 'gemini asks for your approval' } },
   history: geminiHistory,
+  conversing: geminiConversing(geminiSessionFiles),
   warnings: (home) => {
     const read = geminiSettings(home); // once for both: doctor asks for every gemini entry
     return [cleanupWarning(read), titleWarning(read)].filter((w): w is string => w !== null);

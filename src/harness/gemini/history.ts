@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import type { HistoryFile, HistoryRead, HistoryReader, HistoryScope, HistorySkip } from '../history.js';
 import { historyFileOf, readHeadTail, searchJsonLines, textsOfContent } from '../history-read.js';
-import { listDir, readFirstLine, readTextFile } from '../fs-read.js';
+import { entryPath, listDir, readFirstLine, readTextFile } from '../fs-read.js';
 import { isValidId } from '../ids.js';
 import { isJsonObject, jsonObjectOf, type JsonObject } from '../json-shape.js';
 
@@ -26,8 +26,8 @@ function files(home: string, _scope: HistoryScope): { files: HistoryFile[]; skip
     const chats = path.join(tmp, project.name, 'chats');
     for (const entry of listDir(chats)) {
       if (!entry.name.startsWith('session-') || !entry.name.endsWith('.jsonl')) continue;
-      const file = historyFileOf(path.join(chats, entry.name));
-      if ('why' in file) skipped.push({ path: path.join(chats, entry.name), why: file.why });
+      const file = historyFileOf(entryPath(chats, entry.name));
+      if ('why' in file) skipped.push({ path: entryPath(chats, entry.name), why: file.why });
       else found.push(file);
     }
   }

@@ -8,6 +8,7 @@ import { entryTimeMs, inWindow, soleCandidate, WINDOW_MS } from '../store-window
 import { argvProbe } from '../argv-probe.js';
 import { grokEncodeCwd } from './store.js';
 import { grokHistory } from './history.js';
+import { grokConversing } from './conversing.js';
 import { pinWithSessionId } from '../session-id-pin.js';
 import type { RunEvidence, StoredConversation } from '../types.js';
 
@@ -58,4 +59,5 @@ export const grok: Harness = {
   warnings: () => [],
   attention: null,
   history: grokHistory,
+  conversing: grokConversing,
 };

@@ -12,6 +12,7 @@ import { readSqliteTable, type SqlValue } from '../sqlite-read.js';
 import { inWindow, soleCandidate, WINDOW_MS } from '../store-window.js';
 import type { AgentDetection, ConversationOf, ConversationRoots, InstrumentInput, InstrumentPlan, RunEvidence, StoredConversation } from '../types.js';
 import { opencodeHistory } from './history.js';
+import { opencodeConversing } from './conversing.js';
 
 // opencode and its forks (Kilo CLI), 9.2 and 9.4: no flag pins a new session's id. A plugin
 // of fleetcom's own, given to the launch through the client's inline-config variable
@@ -232,6 +233,7 @@ export function opencodeFamily({ name, home, configVar }: OpencodeFamily): Harne
     warnings: () => [],
     // The family shares opencode's `session` table: its root rows, with their titles.
     history: opencodeHistory,
+    conversing: opencodeConversing,
     // Started by hand it runs without fleetcom's plugin, so only `-s <id>` names its session
     // (`--continue` takes the newest one, which may be another process's).
     probe: argvProbe(name, { flags: ['-s', '--session'], isId: isOpencodeId, noRecord: `${name}'s database names no process of a session` }),

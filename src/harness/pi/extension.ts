@@ -9,7 +9,9 @@
 //     holds anything, and a tmp cleaner sweeping the capture file after it would leave the
 //     session the next turn talks in unnamed;
 //   the events file beside it (`.events`): {"type", "sessionId"} of session_start,
-//     agent_start, agent_settled and session_shutdown, for attention.
+//     agent_start, agent_settled and session_shutdown, for attention; {"type": "input",
+//     "sessionId", "text"} of each prompt it takes, and with agent_settled the `reply`: the last
+//     assistant text of the agent_end before it (send and output: harness/pi/conversing.ts).
 // pi loads the extension again into each replacement runtime (/new, /resume, /fork): the
 // capture path is kept on globalThis, since the variable is taken out of pi's environment at
 // the first load (programs pi's bash tool starts must not write into this run's files).
@@ -37,7 +39,29 @@ function sessionOf(ctx) {
   }
 }
 
+/** The text of a message's content: a string, or its text parts. */
+function textOf(content) {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return null;
+  const texts = content.filter((p) => p && p.type === 'text' && typeof p.text === 'string').map((p) => p.text);
+  return texts.length === 0 ? null : texts.join('');
+}
+
+/** The last assistant text of agent_end's messages, per session, for the agent_settled after it. */
+const replies = new Map();
+
 export default function fleetcom(pi) {
+  pi.on('input', (event, ctx) => {
+    const id = sessionOf(ctx);
+    if (id === null) return;
+    append(events, { type: 'input', sessionId: id, text: event && typeof event.text === 'string' ? event.text : null });
+  });
+  pi.on('agent_end', (event, ctx) => {
+    const id = sessionOf(ctx);
+    const messages = event && Array.isArray(event.messages) ? event.messages : [];
+    const last = [...messages].reverse().find((m) => m && m.role === 'assistant' && textOf(m.content) !== null);
+    if (id !== null) replies.set(id, last ? textOf(last.content) : null);
+  });
   pi.on('session_start', (event, ctx) => {
     const id = sessionOf(ctx);
     if (id === null) return;
@@ -49,7 +73,9 @@ export default function fleetcom(pi) {
       const id = sessionOf(ctx);
       if (id === null) return;
       if (type === 'agent_settled') append(capture, { type: 'turn', id, cwd: typeof ctx.cwd === 'string' ? ctx.cwd : null });
-      append(events, { type, sessionId: id, ...(event && typeof event.reason === 'string' ? { reason: event.reason } : {}) });
+      const reply = type === 'agent_settled' && replies.has(id) ? { reply: replies.get(id) } : {};
+      replies.delete(id);
+      append(events, { type, sessionId: id, ...(event && typeof event.reason === 'string' ? { reason: event.reason } : {}), ...reply });
     });
   }
 }

@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { listDir } from '../fs-read.js';
+import { entryPath, listDir } from '../fs-read.js';
 import type { HistoryFile, HistoryReader, HistoryScope, HistorySkip } from '../history.js';
 import { oneConversationRow } from '../history-entry.js';
 import { historyFileOf, readHeadTail, searchJsonLines, textsOfContent } from '../history-read.js';
@@ -28,8 +28,8 @@ function files(home: string, scope: HistoryScope): { files: HistoryFile[]; skipp
   for (const dir of projectDirs(home, scope)) {
     for (const entry of listDir(dir)) {
       if (!FILE.test(entry.name)) continue;
-      const file = historyFileOf(path.join(dir, entry.name));
-      if ('why' in file) skipped.push({ path: path.join(dir, entry.name), why: file.why });
+      const file = historyFileOf(entryPath(dir, entry.name));
+      if ('why' in file) skipped.push({ path: entryPath(dir, entry.name), why: file.why });
       else found.push(file);
     }
   }

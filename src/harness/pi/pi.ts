@@ -12,6 +12,7 @@ import { lastHint } from '../scrape.js';
 import type { AgentDetection, InstrumentInput, InstrumentPlan, RunEvidence, StoredConversation } from '../types.js';
 import { PI_EXTENSION, PI_EXTENSION_FILE, PI_EXTENSION_MODE } from './extension.js';
 import { piHistory } from './history.js';
+import { piConversing } from './conversing.js';
 import { piProjectDir } from './project-dir.js';
 
 export { piProjectDir };
@@ -156,6 +157,7 @@ export const pi: Harness = {
   attention: { file: 'events', signal: piSignal, conversationFromCapture: false },
   warnings,
   history: piHistory,
+  conversing: piConversing(piSessionFiles),
   // Started by hand it runs without fleetcom's extension: only its argv names its session.
   probe: argvProbe('pi', { flags: ['--session-id', '--session'], isId: isValidId, noRecord: 'pi keeps no record of a running session' }),
 };

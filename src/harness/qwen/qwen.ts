@@ -1,4 +1,5 @@
 import * as path from 'node:path';
+import { qwenConversing } from './conversing.js';
 import { argvProbe } from '../argv-probe.js';
 import type { Harness } from '../harness.js';
 import { homeFromVariable } from '../home-rules.js';
@@ -91,4 +92,5 @@ export const qwen: Harness = {
   // `--session-id` pins a new session, `--resume`/`-r` continues one.
   probe: argvProbe('qwen', { flags: ['--session-id', '--resume', '-r'], isId: isValidId, noRecord: "qwen's transcripts name no process" }),
   history: qwenHistory,
+  conversing: qwenConversing,
 };

@@ -34,7 +34,7 @@ function world(over: Partial<AlertsDeps> = {}) {
 
 const task = { id: 3, run: 1, name: null, command: 'claude', cwd: '/p', windowId: '@3', paneId: '%3', tracedId: null, pinnedId: null, targetId: null } as unknown as Task;
 const waiting: AttentionState = { attention: 'waiting', since: 1, message: null, conversation: null };
-const change = (notify = true): AttentionChange => ({ task, from: 'working', notify, state: waiting });
+const change = (notify = true): AttentionChange => ({ task, from: 'working', notify, state: waiting, transitions: [] });
 
 describe('Alerts', () => {
   it('alerts a host\'s task that came to need you, naming the host, once; a task seen again changes nothing', async () => {

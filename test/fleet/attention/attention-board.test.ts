@@ -36,7 +36,7 @@ describe('the attention board reading a batch of hook events', () => {
     expect(attention.refresh(task)).toMatchObject({ from: null, state: { attention: 'waiting', since: 1_000 }, notify: false });
     tick(5_000);
     appendFileSync(eventsPath(task.captureFile!), hook('UserPromptSubmit') + hook('Stop'));
-    expect(attention.refresh(task)).toMatchObject({ from: 'working', state: { attention: 'waiting', since: 6_000 }, notify: true });
+    expect(attention.refresh(task)).toMatchObject({ state: { attention: 'waiting', since: 6_000 }, notify: true });
   });
 
   it('tells nothing for a batch that changes nothing (a repeated Stop)', () => {
@@ -44,7 +44,7 @@ describe('the attention board reading a batch of hook events', () => {
     const task = claudeTask(dir);
     const { attention } = board();
     writeFileSync(eventsPath(task.captureFile!), hook('SessionStart') + hook('UserPromptSubmit') + hook('Stop'));
-    expect(attention.refresh(task)).toMatchObject({ from: 'working', state: { attention: 'waiting' }, notify: true });
+    expect(attention.refresh(task)).toMatchObject({ state: { attention: 'waiting' }, notify: true });
     appendFileSync(eventsPath(task.captureFile!), hook('Stop'));
     expect(attention.refresh(task)).toBeNull();
   });

@@ -14,7 +14,7 @@ import { waitFor } from '../../helpers/wait-for.js';
 const SID = 'b76c5d24-78e9-4c78-b673-5cc322b36d7c';
 const task = { id: 7, name: null, command: 'claude --model opus', windowId: '@3', paneId: '%9' } as unknown as Task;
 const change = (message: string | null, notify = true): AttentionChange => ({
-  task, from: 'working', notify, state: { attention: 'permission', since: 1, message, conversation: SID },
+  task, from: 'working', notify, state: { attention: 'permission', since: 1, message, conversation: SID }, transitions: [],
 });
 const item = (message: string): AlertItem => ({
   key: '/7', attention: 'permission', taskId: 7, label: 'claude --model opus', message, host: 'box', remote: false,

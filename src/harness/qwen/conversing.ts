@@ -1,0 +1,43 @@
+// qwen-code's conversation facts (0.24.4): no signal reaches fleetcom, so a prompt is
+// confirmed by the user record its transcript gains, and replies are read from there
+// (`message.parts[].text`, the reply's role `model`). Its composer is gemini's.
+import { composerLine, turnsOf, type Conversing, type StoredTurns } from '../conversing.js';
+import { readTextFile } from '../fs-read.js';
+import { isValidId } from '../ids.js';
+import { isJsonObject, jsonObjectOf } from '../json-shape.js';
+import { qwenTranscript } from './store.js';
+
+/** A transcript line's role and text, or null. */
+function entryOf(line: string): { role: 'user' | 'assistant'; text: string } | null {
+  const record = jsonObjectOf(line);
+  const message = record?.message;
+  if (!isJsonObject(message) || !Array.isArray(message.parts)) return null;
+  const text = message.parts.flatMap((p) => (isJsonObject(p) && typeof p.text === 'string' && p.thought !== true ? [p.text] : [])).join('');
+  if (text === '') return null;
+  if (message.role === 'user' && record?.type === 'user') return { role: 'user', text };
+  return message.role === 'model' || message.role === 'assistant' ? { role: 'assistant', text } : null;
+}
+
+function qwenTurns(home: string, cwd: string, id: string): StoredTurns {
+  if (!isValidId(id)) return { kind: 'none', why: `${id} is not a qwen session id` };
+  const file = qwenTranscript(home, cwd, id);
+  const read = readTextFile(file);
+  if (read.kind !== 'text') return { kind: 'none', why: read.kind === 'missing' ? `no qwen transcript ${file}` : `${file} cannot be read` };
+  return { kind: 'read', file, turns: turnsOf(read.text.split('\n').map(entryOf).filter((e) => e !== null)) };
+}
+
+export const qwenConversing: Conversing = {
+  bracketedPaste: true,
+  enterDelayMs: 100,
+  confirms: 'store',
+  replySignal: null,
+  whileBusy: 'unknown',
+  turnOf: () => null,
+  composer: composerLine({ prefix: />\s?/, placeholders: ['Type your message'], dialogs: ['Allow execution of', 'Do you want to proceed?'] }),
+  promptFile: (home, cwd, id) => (isValidId(id) ? qwenTranscript(home, cwd, id) : null),
+  promptOfLine: (line) => {
+    const entry = entryOf(line);
+    return entry?.role === 'user' ? entry.text : null;
+  },
+  storedTurns: qwenTurns,
+};
