@@ -133,6 +133,8 @@ export interface ComposerLine {
   block?: boolean;
   /** A row that marks the block as messages queued behind a turn, not a draft (opencode's `QUEUED`). */
   queued?: RegExp;
+  /** A row of the block that is not its text (opencode's agent and model under it): read as blank. */
+  skip?: RegExp;
 }
 
 /** A box border at either end of a line (`│ > text │`, `┃ text`). */
@@ -163,7 +165,9 @@ export function composerLine(rule: ComposerLine): (screen: string) => ComposerRe
     const raw = row.trim();
     const line = rule.prefix.exec(raw)?.index === 0 ? raw : raw.replace(BORDER, '');
     const match = rule.prefix.exec(line);
-    return match === null || match.index !== 0 ? null : line.slice(match[0].length).replace(BORDER, '').trim();
+    if (match === null || match.index !== 0) return null;
+    const text = line.slice(match[0].length).replace(BORDER, '').trim();
+    return rule.skip?.test(text) ? '' : text;
   };
   return (screen) => {
     const bottom = bottomOf(screen, rule.within ?? 8, rule.dialogs);

@@ -77,6 +77,11 @@ export const opencodeConversing: Conversing = {
   replySignal: 'plugin session.idle (the last assistant message of message.part.updated)',
   whileBusy: 'queued',
   turnOf: opencodeTurnOf,
-  composer: composerLine({ prefix: /┃/, placeholders: ['Ask anything'], dialogs: ['Permission required'], block: true, queued: /^QUEUED$/ }),
+  // The box stands in the middle of the home screen until the first message (opencode 1.18.33,
+  // Kilo 7.7.7 at 160x48: 20 rows above the bottom), its lowest row the agent and model
+  // (`Build · mock-model fleetcom mock`, Kilo's `Code  · …`): test/fixtures/composers/.
+  composer: composerLine({
+    prefix: /┃/, placeholders: ['Ask anything'], dialogs: ['Permission required'], block: true, queued: /^QUEUED$/, within: 200, skip: /^\S+\s+·\s/,
+  }),
   storedTurns: opencodeTurns,
 };
