@@ -83,7 +83,9 @@ export const PROVEN_CLIENTS: readonly ProvenClient[] = [
     "channels": {
       "capture": "fleetcom's opencode plugin (KILO_CONFIG_CONTENT, merged over the user's config): session.created/updated of a parent-less session",
       "exit hint": "`kilo -s <id>` in its logo, under the title, after a session exists; scraped",
+      "output": "the turn's reply exactly, from its signal",
       "resume": "save, tmux server killed, load: `kilo -s <id>` continues the session (the earlier turn is in the next request)",
+      "send": "one line, then several lines as one message (tmux paste): submitted, the turn counted; wait met at its end",
       "store": "the session table of kilo.db (WAL) read by fleetcom: id, no parent_id, directory = cwd"
     }
   },
@@ -94,7 +96,9 @@ export const PROVEN_CLIENTS: readonly ProvenClient[] = [
     "channels": {
       "capture": "fleetcom's plugin (OPENCODE_CONFIG_CONTENT, merged over the user's config): session.created/updated of a parent-less session",
       "exit hint": "`Continue  opencode -s <id>` after a session exists; scraped",
+      "output": "the turn's reply exactly, from its signal",
       "resume": "save, tmux server killed, load: `opencode -s <id>` continues the session (the earlier turn is in the next request)",
+      "send": "one line, then several lines as one message (tmux paste): submitted, the turn counted; wait met at its end",
       "store": "the session table of its SQLite database (WAL) read by fleetcom: id, no parent_id, directory = cwd"
     }
   },
@@ -104,8 +108,10 @@ export const PROVEN_CLIENTS: readonly ProvenClient[] = [
     "node": "v22.23.5",
     "channels": {
       "exit hint": "`To continue this session, run` ⏎ `qwen --resume <id>` at Ctrl-C twice, after a message only; scraped",
+      "output": "the turn's reply exactly, from its store",
       "pin": "`--session-id <uuid>` honoured; the transcript appears at the first message",
       "resume": "save, tmux server killed, load: `qwen --resume <id>` continues the conversation (the earlier turn is in the next request)",
+      "send": "one line, then several lines as one message (tmux paste): submitted, turn null (no turn signal)",
       "store": "projects/<cwd slug>/chats/<id>.jsonl under QWEN_HOME, a `user` record of the session with text"
     }
   },
@@ -116,8 +122,10 @@ export const PROVEN_CLIENTS: readonly ProvenClient[] = [
     "channels": {
       "capture": "fleetcom's extension (`-e <ns>/pi-extension.js`): session_start names the session; agent_start/agent_settled give working and waiting",
       "exit hint": "`To resume this session:` / `pi --session <id>` at Ctrl-D after a message; scraped",
+      "output": "the turn's reply exactly, from its signal",
       "pin": "`--session-id <uuid>` honoured (a new one is created under that id); the session file appears at the first message",
       "resume": "save, tmux server killed, load: `pi --session <id>` continues the conversation (the earlier turn is in the next request)",
+      "send": "one line, then several lines as one message (tmux paste): submitted, the turn counted; wait met at its end",
       "store": "<PI_CODING_AGENT_DIR>/sessions/--<cwd>--/<time>_<id>.jsonl, header `{\"type\":\"session\",\"id\"}`; counts with a user message"
     }
   },
