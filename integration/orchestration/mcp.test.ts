@@ -2,14 +2,18 @@
 // tool answers with the CLI's JSON, a failed command is a tool error with its stderr and exit
 // code, a wait still pending answers the state within the call's bound, and a task started
 // from inside a claude session gets none of that session's markers.
-import { existsSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, realpathSync } from 'node:fs';
+import { symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { LsRecord } from '../../src/control/protocol.js';
 import { claudeSlug } from '../../src/harness/index.js';
+import { cliPath, runCli } from '../helpers/cli.js';
 import { startFleet } from '../helpers/fleet.js';
 import { typeLine, waitForText } from '../helpers/pane.js';
 import { useSandbox } from '../helpers/sandbox.js';
+import { waitFor } from '../helpers/wait-for.js';
 import { connectMcp } from './mcp-client.js';
 
 const MARKERS = {
@@ -89,6 +93,46 @@ describe('fleetcom mcp', () => {
     const badInput = await mcp.call('wait', { tasks: [] });
     expect(badInput.isError).toBe(true);
     expect(badInput.texts.join('\n')).toMatch(/tasks/);
+  });
+});
+
+describe('fleetcom mcp on its stdio', () => {
+  it('writes nothing but JSON-RPC messages on stdout, its log on stderr, and ends when its stdin does', async () => {
+    const sb = await useSandbox();
+    await startFleet(sb);
+    const child = spawn(process.execPath, [cliPath, 'mcp'], { env: sb.env, cwd: sb.dir, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const say = (message: object) => child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
+    say({ id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } });
+    say({ method: 'notifications/initialized' });
+    say({ id: 2, method: 'tools/call', params: { name: 'ls', arguments: {} } });
+    say({ id: 3, method: 'tools/call', params: { name: 'output', arguments: { task: 7 } } });
+    await waitFor(() => stdout.split('\n').filter((l) => l.trim() !== '').length >= 3, { what: 'three answers' });
+    child.stdin.end();
+    expect(await exited).toBe(0);
+    const messages = stdout.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as { id: number; result?: { isError?: boolean } });
+    // Calls run at once: answered as each ends, whatever the order asked.
+    expect(messages.map((m) => [m.id, m.result?.isError ?? false]).sort()).toEqual([[1, false], [2, false], [3, true]]);
+    expect(stderr).toMatch(/fleetcom mcp: serving ls, run, send, wait, output, history on stdio\n/);
+    expect(stderr).toMatch(/fleetcom mcp: fleetcom output --json -- 7 → exit 1 in \d+ ms/);
+  });
+});
+
+describe('fleetcom mcp --config', () => {
+  it("names `fleetcom mcp` when the fleetcom on PATH is this one, else this Node and bin by path", async () => {
+    const sb = await useSandbox();
+    const bin = await sb.mkdir('bin');
+    const byPath = await runCli(['mcp', '--config', 'gemini'], { env: sb.env, cwd: sb.dir });
+    expect(byPath.exitCode, byPath.stderr).toBe(0);
+    expect(JSON.parse(byPath.stdout)).toEqual({ mcpServers: { fleetcom: { command: process.execPath, args: [realpathSync(cliPath), 'mcp'] } } });
+    await symlink(cliPath, join(bin, 'fleetcom'));
+    const onPath = await runCli(['mcp', '--config', 'codex'], { env: { ...sb.env, PATH: `${bin}:${sb.env.PATH}` }, cwd: sb.dir });
+    expect(onPath.stdout).toBe('[mcp_servers.fleetcom]\ncommand = "fleetcom"\nargs = ["mcp"]\n');
+    expect(onPath.stderr).toContain('codex mcp add fleetcom -- fleetcom mcp');
   });
 });
 
