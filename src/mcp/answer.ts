@@ -10,9 +10,13 @@ export interface ToolAnswer {
 
 const text = (t: string) => ({ type: 'text' as const, text: t });
 
-/** `fleetcom wait --json …` in the words of a message. */
+/** The longest word told whole in a message or the log line (a message sent may be 256 KiB). */
+const WORD_MAX = 80;
+
+/** `fleetcom wait --json …` in the words of a message, a long word cut. */
 export function commandWords(argv: readonly string[]): string {
-  return ['fleetcom', ...argv].map((w) => (/^[\w%@./:=,+-]+$/.test(w) ? w : JSON.stringify(w))).join(' ');
+  const told = (w: string) => (w.length <= WORD_MAX ? w : `${w.slice(0, WORD_MAX - 20)}…(${w.length} characters)`);
+  return ['fleetcom', ...argv].map(told).map((w) => (/^[\w%@./:=,+-]+$/.test(w) ? w : JSON.stringify(w))).join(' ');
 }
 
 /** The one JSON document on stdout, or undefined when there is none. */

@@ -50,4 +50,9 @@ describe('commandWords', () => {
   it('quotes what a shell would split', () => {
     expect(commandWords(['send', '--', '%3', 'two words', 'a"b'])).toBe('fleetcom send -- %3 "two words" "a\\"b"');
   });
+
+  it('cuts a long message to its start and its length', () => {
+    expect(commandWords(['send', '--', '3', `${'x'.repeat(100_000)} y`])).toBe(`fleetcom send -- 3 "${'x'.repeat(60)}…(100002 characters)"`);
+    expect(commandWords(['send', '--', '3', 'x'.repeat(100)])).toBe(`fleetcom send -- 3 "${'x'.repeat(60)}…(100 characters)"`);
+  });
 });
