@@ -22,6 +22,12 @@ beforeAll(async () => {
 afterAll(() => api?.close());
 
 // Measured on the pinned claude only (the first of the manifest); the newest is not yet.
+/** The supervisor's log line of a task's attention, with the turn it names (`task 3 waiting (turn 2): …`). */
+function logged(id: number | string, attention: string, message: string): RegExp {
+  const text = message.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`task ${id} ${attention}( \\(turn \\d+\\))?: ${text}`);
+}
+
 describe.each(clientsOf('claude').slice(0, 1))('$agent $version (Node $node): attention from its hooks', (client) => {
   it('a turn goes working → waiting, and a permission request shows permission', async () => {
     // SessionStart: a fresh prompt waits for the user.
@@ -62,7 +68,7 @@ describe.each(clientsOf('claude'))('$agent $version (Node $node): a question and
 
     await submit(w.sb, task.paneId, `please ${QUESTION_MARK}`);
     await waitForText(w.sb, task.paneId, 'Enter to select', REPLY_MS);
-    await waitFor(async () => (await w.fleet.log()).includes(`task ${id} waiting: ${QUESTION_TEXT}`), { what: 'the question as the message', timeout: REPLY_MS });
+    await waitFor(async () => logged(id, 'waiting', QUESTION_TEXT).test(await w.fleet.log()), { what: 'the question as the message', timeout: REPLY_MS });
     // The Notification that follows (measured: permission_prompt, "Claude needs your permission").
     await waitFor(() => hooksOf(events).includes('Notification'), { what: 'the permission_prompt after the question', timeout: REPLY_MS });
     expect((await w.fleet.task(id)).attention).toBe('waiting');
@@ -71,7 +77,7 @@ describe.each(clientsOf('claude'))('$agent $version (Node $node): a question and
     // The first option: PostToolUse, the reply, Stop.
     await w.sb.tmux('send-keys', '-t', task.paneId, 'Enter');
     await waitFor(() => hooksOf(events).includes('PostToolUse'), { what: 'PostToolUse after the answer', timeout: REPLY_MS });
-    await waitFor(async () => /task \d+ working\n(.*\n)*.*task \d+ waiting$/m.test(await w.fleet.log()) || (await w.fleet.log()).split(`task ${id} waiting`).length > 3, { what: 'working, then waiting after the reply', timeout: REPLY_MS });
+    await waitFor(async () => /task \d+ working( \(turn \d+\))?(, then |\n(.*\n)*.*task \d+ )waiting( \(turn \d+\))?$/m.test(await w.fleet.log()) || (await w.fleet.log()).split(`task ${id} waiting`).length > 3, { what: 'working, then waiting after the reply', timeout: REPLY_MS });
     const order = hooksOf(events).filter((e) => e !== 'UserPromptSubmit' && e !== 'SessionStart');
     expect(order.slice(0, 4)).toEqual(['PreToolUse', 'Notification', 'PostToolUse', 'Stop']);
   });
@@ -91,7 +97,7 @@ describe.each(clientsOf('claude'))('$agent $version (Node $node): a question and
     const input = preToolInput(events);
     const message = typeof input.plan === 'string' ? 'Plan to approve: Rename the probe' : 'Claude has a plan for you to approve';
     if (client.version === clientsOf('claude')[0]?.version) expect(input.plan).toEqual(expect.any(String));
-    await waitFor(async () => (await w.fleet.log()).includes(`task ${id} waiting: ${message}`), { what: `the message ${message}`, timeout: REPLY_MS });
+    await waitFor(async () => logged(id, 'waiting', message).test(await w.fleet.log()), { what: `the message ${message}`, timeout: REPLY_MS });
     // Measured on 2.1.197: the "Exit plan mode?" dialog, PreToolUse then the permission_prompt Notification.
     await waitForText(w.sb, task.paneId, 'Exit plan mode?', REPLY_MS);
     await waitFor(() => hooksOf(events).includes('Notification'), { what: 'the Notification after the plan', timeout: REPLY_MS });
@@ -119,7 +125,7 @@ describe.each(clientsOf('codex'))('$agent $version (Node $node): an approval fro
     const title = async () => (await w.sb.tmux('display-message', '-p', '-t', task.paneId, '#{pane_title}')).trim();
     expect(await title()).toMatch(/^\[ [!.] \] Action Required \| please /);
     await waitTask(w.fleet, id, (t) => t.attention === 'permission', 'permission from the title', REPLY_MS);
-    await waitFor(async () => (await w.fleet.log()).includes(`task ${id} permission: codex asks for your approval`), { what: 'the permission logged', timeout: REPLY_MS });
+    await waitFor(async () => logged(id, 'permission', 'codex asks for your approval').test(await w.fleet.log()), { what: 'the permission logged', timeout: REPLY_MS });
 
     // Approved (the first option): the command runs, the turn ends, the notifier says waiting.
     await w.sb.tmux('send-keys', '-t', task.paneId, 'Enter');

@@ -58,6 +58,7 @@ describe('config.json', () => {
         remoteCommand: { value: ['fleetcom'], source: 'default' },
         hostTimeoutSeconds: { value: 5, source: 'default' },
         homes: { value: {}, source: 'default' },
+        sendMaxBytes: { value: 262144, source: 'default' },
         worktreeDir: { value: '{repo-root}/../{repo}.worktrees/{branch}', source: 'default' },
         worktreeSetup: { value: null, source: 'default' },
         worktreeSetupSeconds: { value: 600, source: 'default' },

@@ -45,7 +45,7 @@ describe('conversation ids by channel', () => {
     await talk(sb, task.paneId, '? for shortcuts', 'in the first conversation');
     const first = (await fleet.waitTask(task.id, (t) => t.idSource === 'capture', 'captured')).conversationId;
     await typeLine(sb, task.paneId, '/clear');
-    await talk(sb, task.paneId, '>', 'in the second conversation');
+    await talk(sb, task.paneId, '❯', 'in the second conversation');
     const second = await fleet.waitTask(task.id, (t) => t.conversationId !== first && t.idSource === 'capture', 'new capture');
     expect(second.conversationId).toMatch(UUID);
     await typeLine(sb, task.paneId, '/exit');
@@ -62,7 +62,7 @@ describe('conversation ids by channel', () => {
     const first = (await fleet.waitTask(task.id, (t) => t.idSource === 'capture', 'captured')).conversationId;
     // After a /clear and a message the task is in a conversation its pin is not.
     await typeLine(sb, task.paneId, '/clear');
-    await talk(sb, task.paneId, '>', 'in the second conversation');
+    await talk(sb, task.paneId, '❯', 'in the second conversation');
     const second = (await fleet.waitTask(task.id, (t) => t.conversationId !== first && t.idSource === 'capture', 'new capture')).conversationId!;
     const capture = (await startsOf(sb, 1))[0]!.env.FLEETCOM_CAPTURE_FILE!;
     const saved = async () => JSON.parse((await fleet.cli('save', '--stdout')).stdout).dirs[sb.dir] as string[];

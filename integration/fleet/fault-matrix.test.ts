@@ -193,7 +193,7 @@ describe('fault matrix', () => {
       return doc.includes('sleep 600') && ids.every((id) => doc.includes(id));
     }, { what: 'a snapshot naming every task and conversation' });
     const pid = await supervisorPid(sb, fleet.supervisorPane);
-    await sb.tmux('kill-server');
+    await sb.killServer();
     await waitFor(() => !processAlive(pid), { what: 'the supervisor to end with its server' });
     const fresh = await startFleet(sb);
     const recovered = await fresh.cli('recover');

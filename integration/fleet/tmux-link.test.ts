@@ -238,7 +238,7 @@ describe('when the connection or the server fails', () => {
     await fleet.run('sleep', '600');
     const pid = await supervisorPid(sb, fleet.supervisorPane);
     const clients = (await sb.tmux('list-clients', '-F', '#{client_pid}')).split('\n').filter(Boolean).map(Number);
-    await sb.tmux('kill-server');
+    await sb.killServer();
     await waitFor(() => !processAlive(pid) && clients.every((c) => !processAlive(c)), { what: 'the supervisor and its control client gone' });
     expect((await fleet.cli('ls')).exitCode).toBe(3);
   });

@@ -57,6 +57,12 @@ export interface Sandbox {
   mkdir(...parts: string[]): Promise<string>;
   /** The JSON lines the fake agents appended to $FAKE_AGENT_LOG, in order. */
   agentStarts(): Promise<AgentStart[]>;
+  /**
+   * Kills this sandbox's tmux server by its socket and waits until the server process has
+   * ended: a `new-session` sent while it still exits reaches the dying server and fails with
+   * "server exited unexpectedly" (seen in CI under load).
+   */
+  killServer(): Promise<void>;
   /** Kills this sandbox's tmux server (by socket) and removes the dir. Safe to call twice. */
   cleanup(): Promise<void>;
 }
@@ -81,6 +87,11 @@ export async function createSandbox(): Promise<Sandbox> {
     tmux: (...args: string[]) => runner.run(args),
     async startServer(opts = {}) {
       return ops.newSession({ name: opts.name ?? 'main', cwd: dir, argv: ['sh'], width: 160, height: 48 });
+    },
+    async killServer() {
+      const pid = Number((await runner.run(['display-message', '-p', '#{pid}']).catch(() => '')).trim());
+      await runner.run(['kill-server']);
+      if (pid > 1) await waitFor(() => !processAlive(pid), { what: `the tmux server (pid ${pid}) to end`, timeout: 30_000 });
     },
     async mkdir(...parts: string[]) {
       const made = p(...parts);

@@ -41,7 +41,7 @@ describe('adopt, save, and load after a tmux restart', () => {
 
     // tmux goes (a reboot): every pane, the agents and the supervisor with it.
     const before = await sb.agentStarts();
-    await sb.ops.killServer();
+    await sb.killServer();
     await waitFor(() => before.every((s) => !processAlive(s.pid)), { what: 'the agents to end with the server' });
 
     const again = await startFleet(sb);

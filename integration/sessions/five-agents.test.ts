@@ -55,7 +55,7 @@ describe('a fleet of every agent', () => {
     expect(doc.dirs).toEqual(Object.fromEntries(AGENTS.map((agent, i) => [tilde(sb, dirs[i]!), [`${agent} ${RESUME[agent]} '${ids[i]}'`]])));
 
     const supervisor = Number.parseInt(await readFile(join(sb.env.FLEETCOM_RUNTIME_DIR!, 'lock'), 'utf8'), 10);
-    await sb.tmux('kill-server');
+    await sb.killServer();
     await waitFor(() => !processAlive(supervisor), { what: `the supervisor (pid ${supervisor}) to exit with its server` });
 
     const fresh = await startFleet(sb);

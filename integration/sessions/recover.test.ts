@@ -45,7 +45,7 @@ describe('fleetcom recover', () => {
     expect(snapshot).toMatch(/^\d{8}-\d{6}-\d+\.json$/);
 
     const supervisor = Number.parseInt(await readFile(join(sb.env.FLEETCOM_RUNTIME_DIR!, 'lock'), 'utf8'), 10);
-    await sb.tmux('kill-server');
+    await sb.killServer();
     await waitFor(() => !processAlive(supervisor), { what: `the supervisor (pid ${supervisor}) to exit` });
     const crashed = await readDoc(join(recoveryDir(sb), snapshot!));
     expect(crashed.closed).toBeUndefined();

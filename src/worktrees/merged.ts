@@ -24,6 +24,9 @@ export async function branchMerged(repo: string, branch: string, target: string)
   if (allEquivalent(await git(['-C', repo, 'cherry', into, tip]))) return { merged: true, how: 'patch-equivalent' };
   const fork = (await git(['-C', repo, 'merge-base', into, tip])).trim();
   const squash = (await git(['-C', repo, '-c', 'commit.gpgSign=false', 'commit-tree', `${tip}^{tree}`, '-p', fork, '-m', `squash of ${branch}`], { env: await identityEnv(repo) })).trim();
+  // Made in the same second with the same identity and message as the user's own squash
+  // commit, it is that very commit, already in the target: `git cherry` then lists nothing.
+  if (await gitSays(['-C', repo, 'merge-base', '--is-ancestor', squash, into])) return { merged: true, how: 'squash-merged' };
   if (allEquivalent(await git(['-C', repo, 'cherry', into, squash]))) return { merged: true, how: 'squash-merged' };
   return { merged: false, why: `its commits are not in ${target}` };
 }
