@@ -71,9 +71,9 @@ describe.each(installedClients())('$agent $version: send, wait, output', (client
       }
       const reply = turns ? replyTo(token) : await waitFor(() => replyTo(token), { what: `the mock to answer ${token}`, timeout: limit * 1000 });
       expect(reply, `the mock answered the turn of ${token}`).toBeDefined();
-      // output reads this task's conversation, so fleetcom must know it: copilot's capture was
-      // measured to come up to ~100 ms after the end of its turn (output then said "no known
-      // conversation yet"), since the two reach the supervisor through files of their own.
+      // output reads this task's conversation, so fleetcom must know it: copilot's was known
+      // ~100 ms after its turn's end (output then said "no known conversation yet"; its id
+      // counts once its events.jsonl holds a message, which copilot seems to write after Stop).
       await waitTask(w.fleet, id, (t) => t.conversationId !== null, 'its conversation known', 30_000);
       const readOutput = async () => parsed<ReplyOf<'output'>>(await cli(w, 30, 'output', id, '--json'), 'output');
       // Without turns the reply is read from the store, which the agent writes once it answered.
