@@ -58,7 +58,12 @@ async function waitFor(fn, what, timeout = 60_000) {
 async function capture(dir) {
   const socket = join(dir, 'tmux.sock');
   // The fake claude's reply waits for a file nobody creates: it stays "working".
-  const env = { ...demoEnv(dir), FAKE_CLAUDE_REPLY_GATE: join(dir, 'never'), TERM: 'xterm-256color', LANG: 'C.UTF-8' };
+  // Lines are typed with send-keys and Enter at once, which the fake codex and gemini would
+  // take as a paste (as the real ones do): off here, as in the tests that type so.
+  const env = {
+    ...demoEnv(dir), FAKE_CLAUDE_REPLY_GATE: join(dir, 'never'), TERM: 'xterm-256color', LANG: 'C.UTF-8',
+    FAKE_CODEX_PASTE_BURST_MS: '0', FAKE_GEMINI_FAST_RETURN_MS: '0', FAKE_GEMINI_PASTE_ENTER_MS: '0',
+  };
   // The picture shows the colours whatever the caller's own preference.
   delete env.NO_COLOR;
   const tmux = async (...args) => (await run('tmux', ['-S', socket, ...args], { env })).stdout;
@@ -74,7 +79,7 @@ async function capture(dir) {
       const task = await waitFor(async () => {
         const t = await byName(name);
         // The fakes print their prompt when they are ready for a line.
-        return t && /^(>|›|grok>) ?$/m.test(await tmux('capture-pane', '-p', '-t', t.paneId)) && t;
+        return t && /^(>|›|❯|grok>) ?$/m.test(await tmux('capture-pane', '-p', '-t', t.paneId)) && t;
       }, `${name} ready`);
       await tmux('send-keys', '-t', task.paneId, '-l', text);
       await tmux('send-keys', '-t', task.paneId, 'Enter');

@@ -263,9 +263,15 @@ export async function runFleet(deps: Deps, opts: FleetOptions): Promise<number> 
   }
 
   wakeups = startWakeups(run, files.socket, supervisor, log, link.eventsFlow);
+  // Not while going down: the windows down closes come back as events, and one handled after
+  // the teardown would record its task as closed outside fleetcom, writing state.json again.
   link.serve({
-    titleChanged: (paneId, title) => supervisor.titleChanged(paneId, title),
-    windowsClosed: (windowIds) => supervisor.windowsClosed(windowIds),
+    titleChanged: (paneId, title) => {
+      if (goingDown === null) supervisor.titleChanged(paneId, title);
+    },
+    windowsClosed: (windowIds) => {
+      if (goingDown === null) supervisor.windowsClosed(windowIds);
+    },
     lookSoon: () => wakeups?.soon(),
   });
   guard = startGuard();
