@@ -53,6 +53,15 @@ describe('send to claude', () => {
     expect(await promptsOf(w.sb)).toEqual(['hello there', 'and again']);
   });
 
+  it('names the conversation it went into before claude has written the message to its transcript', async () => {
+    const w = await world({ gated: true, env: { FAKE_CLAUDE_TRANSCRIPT_LAG_MS: '3000' } });
+    const task = await w.agent('claude');
+    const pin = (await w.sb.agentStarts()).find((a) => a.agent === 'claude')?.argv[1];
+    const { code, reply } = await w.send(task.id, 'hello there');
+    expect(reply).toMatchObject({ verdict: 'submitted', turn: 1, conversationId: pin });
+    expect(code).toBe(0);
+  });
+
   it('delivers a multi-line message and one of 100 KiB each as one message, exactly', async () => {
     const w = await world();
     const task = await w.agent('claude');

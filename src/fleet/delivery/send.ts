@@ -47,8 +47,12 @@ export async function sendMessage(deps: SendDeps, request: SendRequest): Promise
   const checked = checkMessage(request.text, { maxBytes: deps.maxBytes, agent: conversing !== null, bracketedPaste: conversing?.bracketedPaste ?? false, agentMax: conversing?.largest });
   if (!checked.ok) throw new FleetError(`not sent to task ${task.id}: ${checked.problem}`);
   const deadline = started + request.timeoutMs;
+  // The conversation it went into: the resolved id, or, before the agent's store holds the
+  // message (claude's transcript comes a moment after its UserPromptSubmit), the one its own
+  // signals name.
+  const conversation = (verdict: SendVerdict) => fleet.currentIds().get(task.id)?.id ?? (verdict === 'submitted' ? fleet.attention.of(task).conversation : null);
   const reply = (verdict: SendVerdict, reason: string | null, turn: number | null = null): SendReply => ({
-    task: task.id, verdict, via: 'tmux paste', turn, conversationId: fleet.currentIds().get(task.id)?.id ?? null, ms: fleet.deps.now() - started, reason,
+    task: task.id, verdict, via: 'tmux paste', turn, conversationId: conversation(verdict), ms: fleet.deps.now() - started, reason,
   });
   if (task.endedAt !== null || task.paneId === '') return reply('exited', exitedText(task));
   if (harness === null || conversing === null) {

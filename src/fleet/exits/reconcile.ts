@@ -80,8 +80,10 @@ export async function reconcile(fleet: FleetState): Promise<void> {
     }
     if (pane.activity > task.lastOutputAt && task.endedAt === null) task.lastOutputAt = pane.activity;
     if (!pane.dead && pane.pid !== null) tasks.notePid(task, pane.pid, pane.tty ?? null);
-    if (isOver(pane) && task.endedAt === null) await recordExit(fleet, task, pane);
-    else if (task.endedAt === null && task.followed && underShell(task, pane.pid) && !followedRuns(proc, task.followed)) {
+    if (isOver(pane) && task.endedAt === null) {
+      if (statusComing(task, pane, deps.now())) continue;
+      await recordExit(fleet, task, pane);
+    } else if (task.endedAt === null && task.followed && underShell(task, pane.pid) && !followedRuns(proc, task.followed)) {
       await recordExit(fleet, task, { ...pane, deadStatus: null, deadSignal: null });
     } else {
       // A backstop for a missed file event, codex's title and its output heuristic; the rename below shows it.
@@ -96,6 +98,27 @@ export async function reconcile(fleet: FleetState): Promise<void> {
   const claudes = tasks.values().filter((t) => t.harness === 'claude' || t.parkedJob);
   const withPanes = claudes.map((task) => ({ task, panePid: panes.get(task.paneId)?.pid ?? null }));
   if ((withPanes.length > 0 && observeParkedJobs(withPanes, proc)) || traced) fleet.changed();
+}
+
+/** How long a pane whose terminal closed may go unreaped before its exit is recorded without a status. */
+export const STATUS_WAIT_MS = 3_000;
+/** When each run was first seen over but not reaped (by task, with its run). */
+const unreapedSince = new WeakMap<Task, { run: number; at: number }>();
+
+/**
+ * The pane's terminal has closed but tmux has not reaped its process yet, so its exit status
+ * is unknown for a moment: the reading nudged tmux to reap (listPanes), and the pane-died hook
+ * or the next look records the exit with its status. Recorded without one only if it stays so
+ * (tmux missed the SIGCHLD and the nudge did not help): a clean exit is not said "status unknown".
+ */
+function statusComing(task: Task, pane: PaneInfo, now: number): boolean {
+  if (pane.dead) return false;
+  const seen = unreapedSince.get(task);
+  if (seen === undefined || seen.run !== task.run) {
+    unreapedSince.set(task, { run: task.run, at: now });
+    return true;
+  }
+  return now - seen.at < STATUS_WAIT_MS;
 }
 
 /** The run ended: its exit hint scraped from the pane's text, its status, and the window shows it. */

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { SupervisorDeps } from '../../../src/fleet/supervisor/fleet-state.js';
+import { STATUS_WAIT_MS } from '../../../src/fleet/exits/reconcile.js';
 import { Supervisor } from '../../../src/fleet/supervisor/supervisor.js';
 import type { Task } from '../../../src/fleet/supervisor/task.js';
 import type { FleetTmux, PaneInfo } from '../../../src/fleet/tmux/tmux-port.js';
@@ -23,7 +24,7 @@ function pane(fields: Partial<PaneInfo>): PaneInfo {
 }
 
 /** A supervisor with one running claude task in pane %1; `tmux` replaces the fake's calls. */
-async function supervisorWith(p: PaneInfo, tmuxCalls: Partial<FleetTmux> = {}): Promise<{ s: Supervisor; task: Task; logs: string[] }> {
+async function supervisorWith(p: PaneInfo, tmuxCalls: Partial<FleetTmux> = {}, clock = { now: NOW }): Promise<{ s: Supervisor; task: Task; logs: string[] }> {
   const logs: string[] = [];
   const tmux: Partial<FleetTmux> = {
     listPanes: async () => [p],
@@ -33,7 +34,7 @@ async function supervisorWith(p: PaneInfo, tmuxCalls: Partial<FleetTmux> = {}): 
     renameWindows: async () => undefined,
     ...tmuxCalls,
   };
-  const deps = { tmux, statePath: join(tempDir(), 'state.json'), tmuxSession: { id: '$0', name: 'fleet' }, now: () => NOW, log: (line: string) => logs.push(line), onChange: () => undefined } as unknown as SupervisorDeps;
+  const deps = { tmux, statePath: join(tempDir(), 'state.json'), tmuxSession: { id: '$0', name: 'fleet' }, now: () => clock.now, log: (line: string) => logs.push(line), onChange: () => undefined } as unknown as SupervisorDeps;
   const s = new Supervisor(deps);
   const task: Task = {
     id: 1, run: 0, cwd: '/w', command: 'claude', name: null, group: null, tagged: false, harness: 'claude', pinnedId: ID,
@@ -48,7 +49,6 @@ describe('Supervisor exits', () => {
   it.each([
     ['reaped with status 0', { dead: true, exited: true, deadStatus: 0 }, 0, false, 'exited with status 0'],
     ['killed by SIGKILL', { dead: true, exited: true, deadSignal: 9 }, null, true, 'was killed by signal 9'],
-    ['dead but not reaped', { exited: true }, null, false, 'exited (status unknown)'],
   ] as const)('records a pane %s, its hint scraped', async (_label, fields, status, killed, how) => {
     for (const via of ['paneDied', 'reconcile'] as const) {
       const { s, task, logs } = await supervisorWith(pane(fields));
@@ -56,6 +56,34 @@ describe('Supervisor exits', () => {
       expect(task, via).toMatchObject({ exitStatus: status, killed, exitHint: ID, endedAt: NOW });
       expect(logs, via).toEqual([`task 1 ${how}; exit hint ${ID}`]);
     }
+  });
+
+  it('waits for the status of a pane whose terminal closed before tmux reaped it, and records it once reaped', async () => {
+    const listed = { panes: [pane({ exited: true })] };
+    const clock = { now: NOW };
+    const { s, task, logs } = await supervisorWith(pane({}), { listPanes: async () => listed.panes }, clock);
+    await s.tick();
+    expect(task.endedAt).toBeNull();
+    clock.now += 500;
+    listed.panes = [pane({ dead: true, exited: true, deadStatus: 0 })];
+    await s.tick();
+    expect(task).toMatchObject({ exitStatus: 0, endedAt: NOW + 500 });
+    expect(logs).toEqual([`task 1 exited with status 0; exit hint ${ID}`]);
+  });
+
+  it('records a pane that stays unreaped (tmux missed the SIGCHLD) with its status unknown, after a while', async () => {
+    const clock = { now: NOW };
+    const { s, task, logs } = await supervisorWith(pane({ exited: true }), {}, clock);
+    await s.tick();
+    expect(task.endedAt).toBeNull();
+    clock.now += STATUS_WAIT_MS;
+    await s.tick();
+    expect(task).toMatchObject({ exitStatus: null, killed: false, exitHint: ID, endedAt: NOW + STATUS_WAIT_MS });
+    expect(logs).toEqual([`task 1 exited (status unknown); exit hint ${ID}`]);
+    // The pane-died hook fires only once tmux knows the status: then it is recorded at once.
+    const hooked = await supervisorWith(pane({ exited: true }));
+    await hooked.s.handle({ op: 'pane-died', pane: '%1' });
+    expect(hooked.task.endedAt).toBe(NOW);
   });
 
   it('leaves a live pane alone', async () => {
