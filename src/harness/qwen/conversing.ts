@@ -40,7 +40,9 @@ export const qwenConversing: Conversing = {
   replySignal: 'Stop hook last_assistant_message',
   whileBusy: 'steers',
   turnOf: qwenTurnOf,
-  composer: composerLine({ prefix: />\s?/, placeholders: ['Type your message'], dialogs: ['Allow execution of', 'Do you want to proceed?'] }),
+  // `>` in every approval mode but YOLO's `*` (measured; its bundle: getApprovalModePromptStyle).
+  // Its shell mode's `!` runs the text as a command: no composer to send to.
+  composer: composerLine({ prefix: /[>*]\s?/, placeholders: ['Type your message'], dialogs: ['Allow execution of', 'Do you want to proceed?'] }),
   // A task launched without the hooks (a system-defaults file they would stand in for) is
   // confirmed by the user record its transcript gains, 20–1100 ms after the prompt (measured).
   promptFile: (home, cwd, id) => (isValidId(id) ? qwenTranscript(home, cwd, id) : null),
