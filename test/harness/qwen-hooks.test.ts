@@ -3,10 +3,10 @@
 // payload on stdin. The capture and events land where FLEETCOM_CAPTURE_FILE says, whatever the
 // environment holds; a qwen started by a qwen tool (QWEN_CODE=1) writes nothing.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { QWEN_ASSETS, QWEN_DEFAULTS, QWEN_HOOK_EVENTS, QWEN_HOOK_SCRIPT } from '../../src/harness/qwen/hooks.js';
+import { QWEN_DEFAULTS, QWEN_HOOK_EVENTS, unexpandable } from '../../src/harness/qwen/hooks.js';
 import { ID, tempDir } from './fixtures.js';
 
 const shell = existsSync('/bin/bash') ? '/bin/bash' : '/bin/sh';
@@ -17,13 +17,9 @@ interface Overlay {
   hooks: Record<string, Array<{ hooks: Array<{ type: string; command: string }> }>>;
 }
 
-/** A namespace holding the assets, and the capture file a task of it would write. */
+/** A namespace directory (0700, as fleetcom makes it) and the capture file a task of it would write. */
 function namespace(): { dir: string; capture: string } {
   const dir = tempDir();
-  for (const asset of QWEN_ASSETS) {
-    writeFileSync(path.join(dir, asset.file), asset.content);
-    chmodSync(path.join(dir, asset.file), asset.mode);
-  }
   return { dir, capture: path.join(dir, 'task-3-0.json') };
 }
 
@@ -47,7 +43,7 @@ describe("fleetcom's qwen overlay", () => {
     expect(overlay.hooks.SessionStart).toHaveLength(2);
     // No variable a user may have set: qwen would expand it before the shell sees the command.
     for (const groups of Object.values(overlay.hooks)) for (const g of groups) for (const h of g.hooks) expect(h.command).not.toMatch(/\$\w|\$\{\w+\}/);
-    expect(QWEN_ASSETS.find((a) => a.file === QWEN_HOOK_SCRIPT)?.mode).toBe(0o700);
+    expect(unexpandable('x=$a; "$FLEETCOM_CAPTURE_FILE" ${b-} $$ $(c)')).toBe('x=${a-}; "${FLEETCOM_CAPTURE_FILE-}" ${b-} $$ $(c)');
   });
 
   it('captures SessionStart and appends every payload to the events file, whatever variables are set', () => {
@@ -60,8 +56,8 @@ describe("fleetcom's qwen overlay", () => {
     expect(readFileSync(capture.replace(/\.json$/, '.events'), 'utf8')).toBe(`${start}\n${stop}\n`);
   });
 
-  it('writes nothing for a qwen a qwen tool started, nor without the variable or the script, and never fails the hook', () => {
-    const { dir, capture } = namespace();
+  it('writes nothing for a qwen a qwen tool started, nor without the variable, and never fails the hook', () => {
+    const { capture } = namespace();
     const base = { PATH: process.env.PATH ?? '/usr/bin:/bin' };
     expect(run('SessionStart', start, { ...base, FLEETCOM_CAPTURE_FILE: capture, QWEN_CODE: '1' })).toEqual([0, 0]);
     expect(run('SessionStart', start, base)).toEqual([0, 0]);
@@ -70,7 +66,13 @@ describe("fleetcom's qwen overlay", () => {
     // fleetcom's own launch clears the variable: an empty one is no qwen tool's.
     expect(run('Stop', '{"hook_event_name":"Stop"}', { ...base, FLEETCOM_CAPTURE_FILE: capture, QWEN_CODE: '' })).toEqual([0]);
     expect(existsSync(capture.replace(/\.json$/, '.events'))).toBe(true);
-    const gone = path.join(dir, 'missing', 'task-1-0.json');
-    expect(run('SessionStart', start, { ...base, FLEETCOM_CAPTURE_FILE: gone })).toEqual([0, 0]);
+  });
+
+  it('makes a swept namespace again (0700) and writes there: a /clear in that moment is not lost', () => {
+    const { dir, capture } = namespace();
+    rmSync(dir, { recursive: true });
+    expect(run('SessionStart', start, { PATH: process.env.PATH ?? '/usr/bin:/bin', FLEETCOM_CAPTURE_FILE: capture })).toEqual([0, 0]);
+    expect(readFileSync(capture, 'utf8')).toBe(start);
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
   });
 });

@@ -11,17 +11,17 @@ import type { NamespaceAsset } from '../harness.js';
 // of theirs. The file it names instead of the machine's is *displaced*: fleetcom adds its
 // overlay only where none would be (qwenOverlayDisplaces).
 //
-// qwen expands `$NAME` and `${NAME}` in every settings string from its environment, so the
-// command in the overlay names no variable qwen could expand: it runs the script beside it
-// (`${FLEETCOM_CAPTURE_FILE%/*}` names no variable qwen knows, and sh expands it). The script
-// skips a qwen that a qwen tool started (its shell tool gives every command `QWEN_CODE=1`;
-// fleetcom's own launch clears it), so a nested qwen, which inherits the overlay, never writes
-// into the task's files. SessionStart (at start, and after `/clear`, which starts a new
-// session) copies its payload into the capture file; every hook appends its payload to the
-// events file beside it (events-hook.ts).
+// qwen expands `$NAME` and `${NAME}` in every settings string from its environment (its
+// resolveEnvVarsInString), so no command here names a variable in a form it would expand: each
+// `$name` of the shared hook code is written `${name-}` (the same to sh, and no variable qwen
+// knows). The hooks are inline, as claude's are, so that they make a swept namespace again
+// before they write (events-hook.ts). They skip a qwen that a qwen tool started (its shell tool
+// gives every command `QWEN_CODE=1`; fleetcom's own launch clears it), so a nested qwen, which
+// inherits the overlay, never writes into the task's files. SessionStart (at start, and after
+// `/clear`, which starts a new session) copies its payload into the capture file; every hook
+// appends its payload to the events file beside it.
 
 export const QWEN_DEFAULTS_FILE = 'qwen-system-defaults.json';
-export const QWEN_HOOK_SCRIPT = 'qwen-hook.sh';
 
 /** The hooks whose payloads say whether qwen works, waits or asks (claude's names and payloads). */
 export const QWEN_HOOK_EVENTS = ['SessionStart', 'UserPromptSubmit', 'Stop', 'Notification', 'PermissionRequest', 'SessionEnd'] as const;
@@ -29,22 +29,12 @@ export const QWEN_HOOK_EVENTS = ['SessionStart', 'UserPromptSubmit', 'Stop', 'No
 /** qwen's own version of its settings files: a file without it is rewritten by qwen with it. */
 const SETTINGS_VERSION = 4;
 
-const SCRIPT = `#!/bin/sh
-# fleetcom's qwen hook, written by fleetcom into its capture namespace. qwen runs it with the
-# hook's JSON payload on stdin: \`capture\` copies it into $FLEETCOM_CAPTURE_FILE, \`events\`
-# appends it to the events file beside it. It prints nothing and always exits 0.
-[ -n "\${QWEN_CODE-}" ] && exit 0
-if [ "\${1-}" = capture ]; then
-  { ${ENSURE_CAPTURE_DIR} && cat > "$FLEETCOM_CAPTURE_FILE"; } >/dev/null 2>&1
-  exit 0
-fi
-${EVENTS_HOOK}
-`;
+/** sh code with every `$name` as `${name-}`, which qwen's expansion leaves alone. */
+export const unexpandable = (code: string) => code.replace(/\$(\w+)/g, '${$1-}');
 
-/** Runs the script with its payload, when the namespace is there; never fails the hook. */
-const command = (what: 'capture' | 'events') =>
-  'case "${FLEETCOM_CAPTURE_FILE-}" in /?*/*) ;; *) exit 0 ;; esac; ' +
-  `[ -f "\${FLEETCOM_CAPTURE_FILE%/*}/${QWEN_HOOK_SCRIPT}" ] && exec sh "\${FLEETCOM_CAPTURE_FILE%/*}/${QWEN_HOOK_SCRIPT}" ${what}; exit 0`;
+const NOT_NESTED = '[ -n "${QWEN_CODE-}" ] && exit 0; ';
+const CAPTURE = unexpandable(`${NOT_NESTED}{ ${ENSURE_CAPTURE_DIR} && cat > "$FLEETCOM_CAPTURE_FILE"; } >/dev/null 2>&1; exit 0`);
+const EVENTS = unexpandable(`${NOT_NESTED}${EVENTS_HOOK}`);
 
 export const QWEN_DEFAULTS = JSON.stringify({
   $version: SETTINGS_VERSION,
@@ -52,17 +42,14 @@ export const QWEN_DEFAULTS = JSON.stringify({
     QWEN_HOOK_EVENTS.map((event) => [
       event,
       [
-        ...(event === 'SessionStart' ? [{ hooks: [{ type: 'command', command: command('capture') }] }] : []),
-        { hooks: [{ type: 'command', command: command('events') }] },
+        ...(event === 'SessionStart' ? [{ hooks: [{ type: 'command', command: CAPTURE }] }] : []),
+        { hooks: [{ type: 'command', command: EVENTS }] },
       ],
     ]),
   ),
 });
 
-export const QWEN_ASSETS: NamespaceAsset[] = [
-  { file: QWEN_DEFAULTS_FILE, mode: 0o600, content: QWEN_DEFAULTS },
-  { file: QWEN_HOOK_SCRIPT, mode: 0o700, content: SCRIPT },
-];
+export const QWEN_ASSETS: NamespaceAsset[] = [{ file: QWEN_DEFAULTS_FILE, mode: 0o600, content: QWEN_DEFAULTS }];
 
 /** The system settings file qwen reads when the variable does not name one (its getSystemSettingsPath). */
 function systemSettingsPath(platform: NodeJS.Platform): string {
