@@ -8,7 +8,7 @@ import { processAlive, until } from './world.mjs';
 export const QUIT = { claude: '/exit', codex: '/exit', grok: '/exit', gemini: '/quit', opencode: '/exit', qwen: '/quit', kilo: '/exit', pi: '/quit', copilot: '/exit' };
 export const SUBAGENT = { codex: 'delegate this', gemini: 'spawn subagent', opencode: 'spawn subagent', kilo: 'spawn subagent', qwen: 'spawn subagent', copilot: 'spawn subagent' };
 /** What starts a new conversation in the same process. */
-export const CLEAR = { claude: '/clear', copilot: '/clear', pi: '/new' };
+export const CLEAR = { claude: '/clear', qwen: '/clear', copilot: '/clear', pi: '/new' };
 /** Agents that enter a conversation only at its first message (the opencode family). */
 export const ENTERS_AT_MESSAGE = new Set(['opencode', 'kilo']);
 

@@ -62,8 +62,8 @@ export const OPS = WEIGHTS.map(([op]) => op);
 
 /** Steps that act on one agent's slot (the others act on the fleet, the slot unused). */
 const ON_AGENT = new Set(['turn', 'clear', 'exit', 'crash', 'kill-agent', 'subagent', 'rerun', 'rm', 'concurrent', 'sweep-namespace', 'outage', 'bad-payload']);
-// A new conversation in the same process: claude's and copilot's /clear, pi's /new.
-const KIND_OPS = { clear: ['claude', 'copilot', 'pi'], subagent: ['codex', 'gemini', 'opencode', 'kilo', 'qwen', 'copilot'] };
+// A new conversation in the same process: claude's, qwen's and copilot's /clear, pi's /new.
+const KIND_OPS = { clear: ['claude', 'qwen', 'copilot', 'pi'], subagent: ['codex', 'gemini', 'opencode', 'kilo', 'qwen', 'copilot'] };
 
 /**
  * `count` steps of the history `seed` draws. The draw keeps its own account of which slots hold

@@ -1,7 +1,8 @@
 // The real claude (version pinned in clients/manifest.json) through fleetcom's attention: its
 // own hooks in fleetcom's overlay say working, waiting and permission — offline, answered by
 // the mock API (a held turn keeps it working; a Bash tool call makes it ask for permission).
-// The real codex's approval prompt, read from its terminal title.
+// The real codex's approval prompt, read from its terminal title; gemini's state from its
+// title; qwen's from fleetcom's hooks.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -173,6 +174,53 @@ describe.each(clientsOf('gemini'))('$agent $version (Node $node): attention from
     await w.sb.tmux('send-keys', '-t', task.paneId, 'Enter');
     await waitTask(w.fleet, id, (t) => t.attention === 'waiting', 'waiting after the allowed call', REPLY_MS);
     proven(client, 'attention', 'its pane title: `◇  Ready` waiting, `✦  Working…` working, `✋  Action Required` permission');
+  });
+});
+
+// qwen: fleetcom's hooks in a system-defaults overlay of its own (QWEN_CODE_SYSTEM_DEFAULTS_PATH).
+// qwen's own default approval mode (`auto`) has a model call judge each tool; the user's
+// settings ask instead (`tools.approvalMode: "default"`), as a user who wants to be asked has.
+describe.each(clientsOf('qwen'))('$agent $version (Node $node): attention from its hooks', (client) => {
+  it('a held turn works, its reply waits; a shell call asks; a question waits with its text; /clear moves to the new session', async () => {
+    const w = await useClientWorld(client, api);
+    const settings = join(w.sb.env.QWEN_HOME ?? join(w.sb.home, '.qwen'), 'settings.json');
+    await writeFile(settings, `${JSON.stringify({ ...(JSON.parse(readFileSync(settings, 'utf8')) as object), tools: { approvalMode: 'default' } }, null, 2)}\n`);
+    const r = await w.fleet.cli('run', '--cwd', w.project, '--', 'qwen');
+    expect(r.exitCode, r.stderr).toBe(0);
+    const id = r.stdout.trim();
+    const task = await w.fleet.task(id);
+    const ready = 'Type your message';
+    await waitForText(w.sb, task.paneId, ready, 2 * START_MS);
+    await waitTask(w.fleet, id, (t) => t.attention === 'waiting' && t.turn === 0, 'waiting at its prompt (SessionStart)', START_MS);
+
+    await submit(w.sb, task.paneId, `hello ${HOLD_MARK}`);
+    await waitFor(() => api.held() > 0, { what: 'the turn to reach the mock', timeout: REPLY_MS });
+    await waitTask(w.fleet, id, (t) => t.attention === 'working' && t.turn === 1, 'working on turn 1 while the reply is held', REPLY_MS);
+    api.releaseHeld();
+    await waitForText(w.sb, task.paneId, REPLY_MARK, REPLY_MS);
+    const first = await waitTask(w.fleet, id, (t) => t.attention === 'waiting' && t.turn === 1, 'waiting after the reply', REPLY_MS);
+
+    // run_shell_command: PermissionRequest, then Notification permission_prompt.
+    await submit(w.sb, task.paneId, `please ${TOOL_CALL_MARK}`);
+    await waitForText(w.sb, task.paneId, 'Allow execution of', REPLY_MS);
+    await waitTask(w.fleet, id, (t) => t.attention === 'permission' && t.turn === 2, 'permission', REPLY_MS);
+    await w.sb.tmux('send-keys', '-t', task.paneId, 'Enter');
+    await waitTask(w.fleet, id, (t) => t.attention === 'waiting' && t.turn === 2, 'waiting after the allowed call (the same turn)', REPLY_MS);
+
+    // ask_user_question: its PermissionRequest carries the question.
+    await submit(w.sb, task.paneId, `please ${QUESTION_MARK}`);
+    await waitForText(w.sb, task.paneId, QUESTION_TEXT, REPLY_MS);
+    await waitTask(w.fleet, id, (t) => t.attention === 'waiting' && t.attentionMessage === QUESTION_TEXT && t.turn === 3, 'the question', REPLY_MS);
+    await w.sb.tmux('send-keys', '-t', task.paneId, 'Enter');
+    await waitTask(w.fleet, id, (t) => t.attention === 'waiting' && t.attentionMessage !== QUESTION_TEXT && t.turn === 3, 'answered, the turn over', REPLY_MS);
+
+    // /clear: a new session; once it holds a message it is the task's conversation.
+    await submit(w.sb, task.paneId, '/clear');
+    await waitTask(w.fleet, id, (t) => t.conversationId === null, 'the pinned conversation left behind', REPLY_MS);
+    await submit(w.sb, task.paneId, 'after the clear');
+    const after = await waitTask(w.fleet, id, (t) => t.conversationId !== null && t.turn === 4 && t.attention === 'waiting', 'the new conversation, its turn over', REPLY_MS);
+    expect(after.conversationId).not.toBe(first.conversationId);
+    proven(client, 'attention', "fleetcom's hooks (a system-defaults overlay): UserPromptSubmit working, Stop and idle_prompt waiting, permission_prompt permission, ask_user_question's PermissionRequest a question; /clear's SessionStart the new conversation");
   });
 });
 

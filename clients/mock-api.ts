@@ -430,8 +430,9 @@ function isTitleRequest(b: Record<string, unknown>): boolean {
 
 /**
  * A user turn (the last message, no tool result after it) naming TOOL_CALL_MARK gets a call of
- * the offered `bash` tool running TOOL_COMMAND; one naming DELEGATE_MARK a call of the offered
- * `task` tool (copilot's subagents) with SUBTASK_MESSAGE. Else null: a plain reply.
+ * the offered `bash` (or qwen's `run_shell_command`) tool running TOOL_COMMAND, one naming
+ * QUESTION_MARK qwen's `ask_user_question` asking QUESTION_TEXT; one naming DELEGATE_MARK a call of the offered
+ * `agent` (qwen's) or `task` tool (copilot's subagents) with SUBTASK_MESSAGE. Else null: a plain reply.
  */
 function chatToolCall(b: Record<string, unknown>): { name: string; args: Record<string, unknown> } | null {
   const messages = Array.isArray(b.messages) ? b.messages.map(asRecord) : [];
@@ -439,6 +440,14 @@ function chatToolCall(b: Record<string, unknown>): { name: string; args: Record<
   const offered = new Set((Array.isArray(b.tools) ? b.tools : []).map((t) => String(asRecord(asRecord(t).function).name ?? '')));
   const text = lastUserText(b.messages);
   if (text.includes(TOOL_CALL_MARK) && offered.has('bash')) return { name: 'bash', args: { command: TOOL_COMMAND, description: 'fleetcom mock probe' } };
+  // qwen's shell tool and its question tool (gemini's names; a chat-completions client).
+  if (text.includes(TOOL_CALL_MARK) && offered.has('run_shell_command')) return { name: 'run_shell_command', args: { command: TOOL_COMMAND, description: 'fleetcom mock probe' } };
+  if (text.includes(QUESTION_MARK) && offered.has('ask_user_question')) {
+    return { name: 'ask_user_question', args: { questions: [{ question: QUESTION_TEXT, header: 'Deploy', options: [{ label: 'Yes', description: 'deploy now' }, { label: 'No', description: 'wait' }], multiSelect: false }] } };
+  }
+  if (text.includes(DELEGATE_MARK) && offered.has('agent')) {
+    return { name: 'agent', args: { description: 'fleetcom mock subtask', prompt: SUBTASK_MESSAGE, subagent_type: 'general-purpose' } };
+  }
   if (text.includes(DELEGATE_MARK) && offered.has('task')) {
     return { name: 'task', args: { description: 'fleetcom mock subtask', prompt: SUBTASK_MESSAGE, agent_type: 'general-purpose', name: 'mock-helper' } };
   }

@@ -5,7 +5,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../integration/helpers/cli.js';
 import type { ReplyOf } from '../src/control/protocol.js';
 import { installedClients, type InstalledClient } from './helpers/clients.js';
-import { waitFor, waitTask } from './helpers/poll.js';
 import { proven } from './helpers/proven.js';
 import { useClientWorld, type ClientWorld } from './helpers/world.js';
 import { REPLY_MARK, startMockApi, type MockApi } from './mock-api.js';
@@ -39,19 +38,8 @@ function replyTo(token: string): string | undefined {
   return api.answered.find((a) => a.tools && a.input.includes(token) && a.text.startsWith(REPLY_MARK))?.text;
 }
 
-/**
- * A client fleetcom counts no turns of (measured 2026-12-07): qwen 0.24.4 runs no hook of
- * fleetcom's, and its transcript confirms a prompt but marks no turn's end, so a send answers
- * turn null and `wait` cannot be met. Its case waits for the reply through `output` instead.
- */
-const NO_TURNS: ReadonlySet<InstalledClient['agent']> = new Set(['qwen']);
-
 describe.each(installedClients())('$agent $version: send, wait, output', (client) => {
-  const turns = !NO_TURNS.has(client.agent);
-  const title = turns
-    ? 'sends a line and then several lines, each submitted; waits for each turn; reads each reply exactly'
-    : 'sends a line and then several lines, each submitted (turn null: no wait); reads each reply exactly';
-  it(title, async () => {
+  it('sends a line and then several lines, each submitted; waits for each turn; reads each reply exactly', async () => {
     const started = Date.now();
     const limit = START_S[client.agent];
     const w = await useClientWorld(client, api);
@@ -64,26 +52,17 @@ describe.each(installedClients())('$agent $version: send, wait, output', (client
       const token = `${stamp}-${i === 0 ? 'a' : 'b'}`;
       const sent = await cli(w, limit, 'send', id, '--json', '--timeout', String(limit), message);
       const verdict = parsed<ReplyOf<'send'>>(sent, 'send');
-      expect(verdict, sent.stderr).toMatchObject({ verdict: 'submitted', turn: turns ? i + 1 : null });
-      if (turns) {
-        const waited = await cli(w, limit, 'wait', id, '--turn', String(verdict.turn), '--json', '--timeout', String(limit));
-        expect(parsed<ReplyOf<'wait'>>(waited, 'wait'), waited.stderr).toMatchObject({ met: true });
-      }
-      const reply = turns ? replyTo(token) : await waitFor(() => replyTo(token), { what: `the mock to answer ${token}`, timeout: limit * 1000 });
+      expect(verdict, sent.stderr).toMatchObject({ verdict: 'submitted', turn: i + 1 });
+      const waited = await cli(w, limit, 'wait', id, '--turn', String(verdict.turn), '--json', '--timeout', String(limit));
+      expect(parsed<ReplyOf<'wait'>>(waited, 'wait'), waited.stderr).toMatchObject({ met: true });
+      const reply = replyTo(token);
       expect(reply, `the mock answered the turn of ${token}`).toBeDefined();
-      // output reads this task's conversation, so fleetcom must know it: copilot's was known
-      // ~100 ms after its turn's end (output then said "no known conversation yet"; its id
-      // counts once its events.jsonl holds a message, which copilot seems to write after Stop).
-      await waitTask(w.fleet, id, (t) => t.conversationId !== null, 'its conversation known', 30_000);
-      const readOutput = async () => parsed<ReplyOf<'output'>>(await cli(w, 30, 'output', id, '--json'), 'output');
-      // Without turns the reply is read from the store, which the agent writes once it answered.
-      const output = turns ? await readOutput() : await waitFor(async () => {
-        const o = await readOutput().catch(() => null);
-        return o?.text === reply ? o : null;
-      }, { what: `output to give the reply to ${token}`, timeout: limit * 1000 });
-      expect(output).toMatchObject({ turn: turns ? i + 1 : null, text: reply });
+      // Right after the wait: the reply is the turn-end signal's, or the store's once the agent
+      // wrote it there (copilot writes its events.jsonl after its Stop hook: output waits for it).
+      const output = parsed<ReplyOf<'output'>>(await cli(w, 30, 'output', id, '--json'), 'output');
+      expect(output).toMatchObject({ turn: i + 1, text: reply });
       process.stderr.write(`${client.agent} ${client.version}: turn ${i + 1} ${verdict.via} in ${verdict.ms} ms, reply from ${output.source}\n`);
-      if (i === 0) proven(client, 'send', turns ? `one line, then several lines as one message (${verdict.via}): submitted, the turn counted; wait met at its end` : `one line, then several lines as one message (${verdict.via}): submitted, turn null (no turn signal)`);
+      if (i === 0) proven(client, 'send', `one line, then several lines as one message (${verdict.via}): submitted, the turn counted; wait met at its end`);
       if (i === 0) proven(client, 'output', `the turn's reply exactly, from its ${output.source}`);
     }
     process.stderr.write(`${client.agent} ${client.version} send/wait/output: ${((Date.now() - started) / 1000).toFixed(1)} s\n`);

@@ -202,6 +202,14 @@ export default function probe(pi) {
       memory: { enableManagedAutoMemory: false },
       hooks: claudeHooks(['SessionStart', 'UserPromptSubmit', 'Stop']),
     }, null, 2));
+    // LAB_QWEN_DEFAULTS=1: a system-defaults overlay of the lab's own (QWEN_CODE_SYSTEM_DEFAULTS_PATH),
+    // its hooks logged as `defaults:<event>`, to see whether and when hooks from it run.
+    if (process.env.LAB_QWEN_DEFAULTS === '1') {
+      const overlay = join(labDir, 'qwen-system-defaults.json');
+      const events = ['SessionStart', 'UserPromptSubmit', 'Stop', 'StopFailure', 'Notification', 'PermissionRequest', 'PreToolUse', 'PostToolUse', 'SessionEnd'];
+      writeFileSync(overlay, JSON.stringify({ hooks: Object.fromEntries(events.map((e) => [e, [{ hooks: [{ type: 'command', command: hook(`defaults:${e}`) }] }]])) }, null, 2));
+      env.QWEN_CODE_SYSTEM_DEFAULTS_PATH = overlay;
+    }
     break;
   }
 }

@@ -56,6 +56,9 @@ export function sandboxEnv(dir, bin) {
     COPILOT_HOME: p('home', '.copilot'),
     // qwen's global folder and Kilo's database, each at its default under this HOME.
     QWEN_HOME: p('home', '.qwen'),
+    // qwen's system settings (and the system defaults beside them, which fleetcom's hooks stand
+    // in for only where there are none) in this world, never the machine's /etc/qwen-code.
+    QWEN_CODE_SYSTEM_SETTINGS_PATH: p('qwen-system', 'settings.json'),
     KILO_DB: p('home', '.local', 'share', 'kilo', 'kilo.db'),
     // Not created: fleetcom creates (and chmods) its own runtime dir.
     FLEETCOM_RUNTIME_DIR: p('fleetcom-run'),

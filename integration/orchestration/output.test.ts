@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ReplyOf } from '../../src/control/protocol.js';
 import { spawnInPane, typeLine, waitForText } from '../helpers/pane.js';
-import { spawnIn } from '../sessions/kit.js';
+import { spawnIn, trustCopilotFolder } from '../sessions/kit.js';
 import { supervisorPid, upAgain } from '../helpers/supervisor.js';
 import { waitFor } from '../helpers/wait-for.js';
 import { listening, streamCli } from './stream-cli.js';
@@ -52,6 +52,21 @@ describe('output', () => {
     expect(refused.exitCode).toBe(1);
     expect(refused.stderr).toMatch(new RegExp(`conversation ${id} of task \\d+ is open in pid \\d+ .*too: its store may hold that process's turns`));
     await typeLine(w.sb, hand.paneId, '/exit');
+  });
+
+  it("waits for a store written after the turn's end (copilot's events.jsonl after its Stop): each turn its own reply", async () => {
+    // Later than measured (66–138 ms), so that output surely asks before the file is there.
+    const w = await world({ env: { FAKE_COPILOT_EVENTS_MS: '3000' } });
+    const dir = await w.sb.mkdir('home', 'w', 'copilot');
+    await trustCopilotFolder(w.sb, dir);
+    const task = await spawnIn(w.fleet, dir, 'copilot');
+    for (const [n, text] of [[1, 'first'], [2, 'second']] as const) {
+      expect((await w.send(task.id, text)).reply).toMatchObject({ verdict: 'submitted', turn: n });
+      expect((await w.fleet.cli('wait', String(task.id), '--turn', String(n), '--timeout', '30')).exitCode).toBe(0);
+      const out = await w.fleet.cli('output', String(task.id), '--json');
+      expect(out.exitCode, out.stderr).toBe(0);
+      expect(JSON.parse(out.stdout)).toMatchObject({ turn: n, text: `fake reply to: ${text}`, source: 'store' });
+    }
   });
 
   it('--screen gives the pane\'s text and says so; a plain command has only that', async () => {

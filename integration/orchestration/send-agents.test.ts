@@ -17,7 +17,7 @@ const CASES: Case[] = [
   ['kilo', 'submitted', 1, 'signal'],
   ['pi', 'submitted', 1, 'signal'],
   ['copilot', 'submitted', 1, 'store'],
-  ['qwen', 'submitted', null, 'store'],
+  ['qwen', 'submitted', 1, 'signal'],
   ['grok', 'unconfirmed', null, 'store'],
 ];
 

@@ -1,5 +1,5 @@
 // A fleet for the orchestration tests: the fakes type as the measured clients do (codex's
-// paste burst, gemini's fast return on), claude's replies held by a gate file when asked, and
+// paste burst, gemini's fast return on), claude's, codex's and qwen's replies held by a gate file when asked, and
 // the CLI's JSON answers parsed.
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,7 +11,7 @@ import { waitFor } from '../helpers/wait-for.js';
 export interface World {
   sb: Sandbox;
   fleet: Fleet;
-  /** The file that lets a held claude (FAKE_CLAUDE_REPLY_GATE) or codex reply once. */
+  /** The file that lets a held claude (FAKE_CLAUDE_REPLY_GATE), codex or qwen reply once. */
   gate: string;
   send(task: string | number, ...args: string[]): Promise<{ code: number; reply: ReplyOf<'send'>; stderr: string }>;
   /** Opens the gate and waits until the fake has taken it. */
@@ -24,7 +24,7 @@ export interface WorldOptions {
   env?: Record<string, string>;
   /** config.json of the fleet. */
   config?: Record<string, unknown>;
-  /** Hold every claude and codex reply until the gate opens. */
+  /** Hold every claude, codex and qwen reply until the gate opens. */
   gated?: boolean;
   /** More words for `up`. */
   args?: string[];
@@ -33,7 +33,7 @@ export interface WorldOptions {
 export async function world(opts: WorldOptions = {}): Promise<World> {
   const sb = await useSandbox();
   const gate = join(sb.dir, 'reply-gate');
-  Object.assign(sb.env, { FAKE_CODEX_PASTE_BURST_MS: '120', FAKE_GEMINI_FAST_RETURN_MS: '30', FAKE_GEMINI_PASTE_ENTER_MS: '40' }, opts.gated ? { FAKE_CLAUDE_REPLY_GATE: gate, FAKE_CODEX_REPLY_GATE: gate } : {}, opts.env);
+  Object.assign(sb.env, { FAKE_CODEX_PASTE_BURST_MS: '120', FAKE_GEMINI_FAST_RETURN_MS: '30', FAKE_GEMINI_PASTE_ENTER_MS: '40' }, opts.gated ? { FAKE_CLAUDE_REPLY_GATE: gate, FAKE_CODEX_REPLY_GATE: gate, FAKE_QWEN_REPLY_GATE: gate } : {}, opts.env);
   if (opts.config) {
     mkdirSync(sb.env.FLEETCOM_CONFIG_DIR ?? '', { recursive: true });
     writeFileSync(join(sb.env.FLEETCOM_CONFIG_DIR ?? '', 'config.json'), JSON.stringify(opts.config));

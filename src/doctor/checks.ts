@@ -87,9 +87,9 @@ export function checkEntry(entry: EntryToCheck, context: DoctorContext): EntryRe
   const checks: Check[] = [entry.worktree ? checkWorktree(entry, entry.worktree) : checkDirectory(entry, seen), checkProgram(entry, seen)];
   const detection = detect(entry.command);
   if (detection.form !== 'opaque') {
-    // The agent's own settings can lose what a recipe resumes (gemini's session cleanup).
+    // The agent's own settings can lose what a recipe resumes (gemini's session cleanup) or hide its signals.
     const home = homeOrNull(detection.harness, entry.env);
-    for (const warning of home === null ? [] : harnessFor(detection.harness).warnings(home)) {
+    for (const warning of home === null ? [] : harnessFor(detection.harness).warnings(home, entry.env)) {
       checks.push({ check: 'settings', ok: null, detail: warning });
     }
   }

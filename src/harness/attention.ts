@@ -112,10 +112,18 @@ export function claudeSignal(payload: unknown): SignalResult {
 }
 
 /**
+ * A question the agent asks through a tool whose input is AskUserQuestion's (`questions[]` of
+ * `{question}`: claude's, qwen's `ask_user_question`): waiting, the first question its message.
+ */
+export function questionSignal(event: string, sessionId: string, input: unknown, who: string): AttentionSignal {
+  return { event, sessionId, attention: 'waiting', question: true, message: questionText('AskUserQuestion', input, who), starts: false };
+}
+
+/**
  * What the user is asked: AskUserQuestion's first question (and how many more), or the first
  * line of the plan ExitPlanMode submits. Only these strings leave the payload.
  */
-function questionText(tool: string, input: unknown): string {
+function questionText(tool: string, input: unknown, who = 'Claude'): string {
   const record = typeof input === 'object' && input !== null ? (input as Record<string, unknown>) : {};
   if (tool === 'ExitPlanMode') {
     const plan = typeof record.plan === 'string' ? record.plan.split('\n').map((l) => l.replace(/^[#>*\s-]+/, '').trim()).find((l) => l !== '') : undefined;
@@ -126,7 +134,7 @@ function questionText(tool: string, input: unknown): string {
   const text = typeof first === 'object' && first !== null && typeof (first as Record<string, unknown>).question === 'string'
     ? ((first as Record<string, unknown>).question as string) : null;
   const more = questions.length > 1 ? ` (+${questions.length - 1} more)` : '';
-  return cleanMessage(text === null ? 'Claude has a question for you' : `${text}${more}`) ?? 'Claude has a question for you';
+  return cleanMessage(text === null ? `${who} has a question for you` : `${text}${more}`) ?? `${who} has a question for you`;
 }
 
 /** One codex notify payload (a capture-file line): a completed turn waits for the user. */

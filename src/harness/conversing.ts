@@ -56,7 +56,10 @@ export interface Conversing {
   turnOf(payload: unknown): TurnMark | null;
   /** The composer's text on a screen (`capture-pane -p -J`), or null when none shows. */
   composer(screen: string): ComposerRead;
-  /** The file whose new lines name the prompts it takes (`confirms: 'store'`), or null while it has none. */
+  /**
+   * The file whose new lines name the prompts it takes (`confirms: 'store'`, or `'event'` for a
+   * task launched without the channel that carries the event), or null while it has none.
+   */
   promptFile?(home: string, cwd: string, id: string): string | null;
   /** The prompt one line of that file records, or null. */
   promptOfLine?(line: string): string | null;

@@ -115,8 +115,11 @@ export interface Harness {
   ownership: OwnershipProbe;
   /** Its attention signals, when it has any. */
   attention: AttentionRule | null;
-  /** doctor: what in the agent's own settings under `home` puts its conversations at risk. */
-  warnings(home: string): string[];
+  /**
+   * doctor: what in the agent's own settings under `home` (or the machine's, as `env` names them)
+   * puts its conversations or its signals at risk.
+   */
+  warnings(home: string, env?: Readonly<Record<string, string | undefined>>): string[];
   /** `fleetcom adopt`: whether a process someone started by hand is this agent, and what its traces say. */
   probe: AgentProbe;
   /** `fleetcom history`: its conversations as its own store lists and titles them (none: not listed). */

@@ -107,11 +107,12 @@ export const PROVEN_CLIENTS: readonly ProvenClient[] = [
     "version": "0.24.4",
     "node": "v22.23.5",
     "channels": {
+      "attention": "fleetcom's hooks (a system-defaults overlay): UserPromptSubmit working, Stop and idle_prompt waiting, permission_prompt permission, ask_user_question's PermissionRequest a question; /clear's SessionStart the new conversation",
       "exit hint": "`To continue this session, run` ⏎ `qwen --resume <id>` at Ctrl-C twice, after a message only; scraped",
-      "output": "the turn's reply exactly, from its store",
+      "output": "the turn's reply exactly, from its signal",
       "pin": "`--session-id <uuid>` honoured; the transcript appears at the first message",
       "resume": "save, tmux server killed, load: `qwen --resume <id>` continues the conversation (the earlier turn is in the next request)",
-      "send": "one line, then several lines as one message (tmux paste): submitted, turn null (no turn signal)",
+      "send": "one line, then several lines as one message (tmux paste): submitted, the turn counted; wait met at its end",
       "store": "projects/<cwd slug>/chats/<id>.jsonl under QWEN_HOME, a `user` record of the session with text"
     }
   },

@@ -13,6 +13,7 @@ describe('the composer on a real client’s screen', () => {
     ['kilo', 'kilo-7.7.7'],
     ['pi', 'pi-1.6.0'],
     ['qwen', 'qwen-0.24.4'],
+    ['qwen', 'qwen-0.24.4-yolo'],
   ] as const)('%s (%s): empty on its idle screen, the draft once typed', (agent, file) => {
     const composer = harnessFor(agent as HarnessName).conversing.composer;
     expect(composer(screen(`${file}-empty`))).toBe('');

@@ -59,16 +59,54 @@ describe('qwen detection (9.1)', () => {
 });
 
 describe('qwen instrumentation (9.3)', () => {
-  const input = { namespace: '/ns', captureFile: '/ns/task-1-1.json', newId: () => NEW, home: '/h', env: {} };
-  it('pins a bare qwen with --session-id (a v4 id: qwen takes versions 1 to 5) and nothing else', () => {
+  // The machine's own system settings folder is never consulted here: the variable names an empty one.
+  const base = { namespace: '/ns', captureFile: '/ns/task-1-1.json', newId: () => NEW, home: '/h' };
+  const input = { ...base, env: { QWEN_CODE_SYSTEM_SETTINGS_PATH: '/nonexistent/fleetcom-test/settings.json' } };
+  const hooks = { FLEETCOM_CAPTURE_FILE: '/ns/task-1-1.json', QWEN_CODE_SYSTEM_DEFAULTS_PATH: '/ns/qwen-system-defaults.json', QWEN_CODE: '' };
+  it('pins a bare qwen with --session-id (a v4 id: qwen takes versions 1 to 5) and names its hooks as the system defaults', () => {
     const detection = detect('qwen');
     if (detection.form === 'opaque') throw new Error('opaque');
-    expect(instrument({ ...input, detection })).toEqual({ suffix: ` --session-id '${NEW}'`, env: {}, pinnedId: NEW, captures: false });
+    expect(instrument({ ...input, detection })).toEqual({ suffix: ` --session-id '${NEW}'`, env: hooks, pinnedId: NEW, captures: true });
   });
-  it('leaves a resume form as it is, its target known', () => {
+  it('leaves a resume form as it is, its target known, its hooks named', () => {
     const detection = detect(`qwen --resume ${ID}`);
     if (detection.form === 'opaque') throw new Error('opaque');
-    expect(instrument({ ...input, detection })).toEqual({ suffix: '', env: {}, pinnedId: ID, captures: false });
+    expect(instrument({ ...input, detection })).toEqual({ suffix: '', env: hooks, pinnedId: ID, captures: true });
+  });
+  it('adds no hooks where they would stand in for a system defaults file: the pin alone', () => {
+    const detection = detect('qwen');
+    if (detection.form === 'opaque') throw new Error('opaque');
+    const pinOnly = { suffix: ` --session-id '${NEW}'`, env: {}, pinnedId: NEW, captures: false };
+    // The user names one (it need not exist: qwen would read it)…
+    expect(instrument({ ...base, env: { ...input.env, QWEN_CODE_SYSTEM_DEFAULTS_PATH: '/etc/mine.json' }, detection })).toEqual(pinOnly);
+    // …or the machine has one beside its system settings.
+    const admin = tempDir();
+    write(path.join(admin, 'system-defaults.json'), '{"model": {"name": "x"}}');
+    expect(instrument({ ...base, env: { QWEN_CODE_SYSTEM_SETTINGS_PATH: path.join(admin, 'settings.json') }, detection })).toEqual(pinOnly);
+    // An empty variable is unset to qwen.
+    expect(instrument({ ...base, env: { ...input.env, QWEN_CODE_SYSTEM_DEFAULTS_PATH: '' }, detection })).toMatchObject({ captures: true });
+  });
+});
+
+describe('qwen capture', () => {
+  const cleared = () => write(path.join(tempDir(), 'task-1-1.json'), JSON.stringify({ session_id: OTHER, hook_event_name: 'SessionStart', source: 'clear' }));
+  it("reads SessionStart's session_id only, and counts it once its transcript holds a message", () => {
+    const home = tempDir();
+    const captureFile = cleared();
+    const qwen = harnessFor('qwen');
+    expect(qwen.parseCapture(JSON.stringify({ session_id: OTHER, hook_event_name: 'SessionStart' }))).toEqual([OTHER]);
+    expect(qwen.parseCapture(JSON.stringify({ session_id: OTHER, hook_event_name: 'Stop' }))).toEqual([]);
+    expect(qwen.parseCapture(JSON.stringify({ session_id: 'nope', hook_event_name: 'SessionStart' }))).toEqual([]);
+    expect(qwen.captureId(evidence(home, { captureFile, pinnedId: ID }), 1)).toBeNull();
+    transcript(home, OTHER, [rec(OTHER, 'user', 'after the clear')]);
+    expect(qwen.captureId(evidence(home, { captureFile, pinnedId: ID }), 1)).toBe(OTHER);
+  });
+  it('after /clear with nothing said since, resumes neither the new session nor the pin it left', () => {
+    const fresh = tempDir();
+    const captureFile = cleared();
+    transcript(fresh, ID, [rec(ID, 'user', 'before the clear')]);
+    expect(resolveId(evidence(fresh, { captureFile, pinnedId: ID }), opts)).toBeNull();
+    expect(resolveId(evidence(fresh, { pinnedId: ID }), opts)).toEqual({ id: ID, source: 'pinned' });
   });
 });
 
@@ -152,5 +190,17 @@ describe('qwen started by hand (probe)', () => {
     expect(probe.traces(proc(['qwen', '--session-id', ID]), '/q').conversation).toMatchObject({ kind: 'id', id: ID });
     expect(probe.traces(proc(['qwen', '-r', ID]), '/q').conversation).toMatchObject({ kind: 'id', id: ID });
     expect(probe.traces(proc(['qwen']), '/q').conversation).toMatchObject({ kind: 'none' });
+  });
+});
+
+describe('qwen warnings (doctor)', () => {
+  it("names a system defaults file fleetcom's hooks would stand in for, and hooks the user turned off", () => {
+    const home = tempDir();
+    const qwen = harnessFor('qwen');
+    const none = { QWEN_CODE_SYSTEM_SETTINGS_PATH: '/nonexistent/fleetcom-test/settings.json' };
+    expect(qwen.warnings(home, none)).toEqual([]);
+    expect(qwen.warnings(home, { ...none, QWEN_CODE_SYSTEM_DEFAULTS_PATH: '/etc/mine.json' })).toEqual([expect.stringContaining('/etc/mine.json, which fleetcom')]);
+    write(path.join(home, 'settings.json'), '{\n  // mine\n  "disableAllHooks": true\n}\n');
+    expect(qwen.warnings(home, none)).toEqual([expect.stringContaining('"disableAllHooks" is true')]);
   });
 });

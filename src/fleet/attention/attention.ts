@@ -41,9 +41,21 @@ export class AttentionBoard {
 
   constructor(private readonly deps: { now: () => number; log: (line: string) => void }) {}
 
+  /**
+   * Whether the task's agent can be heard at all: its title, or the signal file its launch gave
+   * it (none when fleetcom could not add its channel: a qwen whose system defaults it would
+   * stand in for). An agent started by hand and adopted has none of fleetcom's, and is heard
+   * through what it records itself (reported).
+   */
+  hears(task: Task): boolean {
+    const rule = ruleOf(task);
+    if (rule === null) return false;
+    return rule.file === 'none' ? rule.title !== undefined : task.captureFile !== null || Boolean(task.followed);
+  }
+
   /** The run's turns, for an agent whose signals count them (null: none, or not this run). */
   turnsOf(task: Task): TurnLog | null {
-    if (ruleOf(task) === null) return null;
+    if (!this.hears(task)) return null;
     const entry = this.entries.get(task.id);
     return entry && entry.run === task.run ? entry.turns : this.entry(task).turns;
   }
@@ -132,7 +144,7 @@ export class AttentionBoard {
    * reach fleetcom): the turn starts, and the task works, before its turn-end signal says more.
    */
   promptSeen(task: Task, prompt: string): AttentionChange | null {
-    if (task.endedAt !== null || ruleOf(task) === null) return null;
+    if (task.endedAt !== null || !this.hears(task)) return null;
     const entry = this.entry(task);
     if (entry.turns.open?.prompt === prompt) return null; // seen already
     const now = this.deps.now();

@@ -155,9 +155,13 @@ async function typeAndConfirm(
   return reply('unconfirmed', `the text left task ${task.id}'s composer, but ${signal}`);
 }
 
-/** The agent's store file to read, for an agent confirmed by its store. */
+/**
+ * The agent's store file to read, for an agent confirmed by its store — or by its event, when
+ * this task's launch could not be given the channel that carries it (fleetcom hears nothing).
+ */
 function storeWatch(fleet: FleetState, task: Task, conversing: Conversing): StoreWatch | null {
-  if (conversing.confirms !== 'store' || !conversing.promptFile || !conversing.promptOfLine || task.home === null) return null;
+  const byStore = conversing.confirms === 'store' || (conversing.confirms === 'event' && !fleet.attention.hears(task));
+  if (!byStore || !conversing.promptFile || !conversing.promptOfLine || task.home === null) return null;
   const home = task.home;
   const promptFile = conversing.promptFile;
   let tracedAt = -Infinity;

@@ -4,7 +4,7 @@
 // text, said to be that. A conversation another process holds too is not read from the store.
 import type { BesideRequest, ReplyOf } from '../../control/protocol.js';
 import { FleetError } from '../../errors.js';
-import { harnessFor, type StoredTurn } from '../../harness/index.js';
+import { harnessFor, sameMessage, type StoredTurn } from '../../harness/index.js';
 import { conversationHolders, describePlace, PROC_ROOT } from '../../ownership/index.js';
 import type { FleetState } from '../supervisor/fleet-state.js';
 import type { Task } from '../supervisor/task.js';
@@ -33,27 +33,51 @@ export async function replyOf(fleet: FleetState, request: OutputRequest): Promis
   if (signalled !== null && signalled.reply !== null) {
     return { task: task.id, conversationId, turn: signalled.n, text: signalled.reply, source: 'signal', from: conversing.replySignal ?? 'the turn-end signal' };
   }
-  return fromStore(fleet, task, conversationId, turns, want);
+  // A turn its signals say has ended may reach the store a moment later — copilot writes its
+  // events.jsonl after its Stop hook (measured on 1.0.102: 66–138 ms), and its conversation
+  // counts only once that file holds a message — so the store is read again until it holds
+  // this turn (its prompt, when the signals named it) with a reply, for a bounded time.
+  const ended = signalled !== null && signalled.endedAt !== null ? signalled : null;
+  const deadline = fleet.deps.now() + (ended === null ? 0 : STORE_SETTLE_MS);
+  for (;;) {
+    const read = fromStore(fleet, task, fleet.currentIds().get(task.id)?.id ?? null, turns, want, ended?.prompt ?? null);
+    if (read.kind === 'reply') return read.reply;
+    if (read.kind === 'refused' || fleet.deps.now() >= deadline) throw new FleetError(read.why);
+    await new Promise((resolve) => setTimeout(resolve, STORE_LOOK_MS));
+  }
 }
 
-function fromStore(fleet: FleetState, task: Task, conversationId: string | null, turns: TurnLog | null, want: number | null): OutputReply {
+/** How long a turn that has ended is given to reach the agent's store, and how often it is read meanwhile. */
+export const STORE_SETTLE_MS = 5_000;
+const STORE_LOOK_MS = 50;
+
+type StoreRead = { kind: 'reply'; reply: OutputReply } | { kind: 'pending' | 'refused'; why: string };
+
+/** The reply in the store; `pending` while it may yet come (nothing known or written yet), `refused` when it never will be read. */
+function fromStore(fleet: FleetState, task: Task, conversationId: string | null, turns: TurnLog | null, want: number | null, prompt: string | null): StoreRead {
   const agent = task.harness!;
-  if (conversationId === null || task.home === null) throw new FleetError(`task ${task.id} has no known conversation yet: no reply to read`);
+  if (task.home === null) return { kind: 'refused', why: `task ${task.id} has no known conversation: no reply to read` };
+  if (conversationId === null) return { kind: 'pending', why: `task ${task.id} has no known conversation yet: no reply to read` };
   const holders = conversationHolders(agent, task.home, conversationId, fleet.deps.procRoot ?? PROC_ROOT);
   const others = holders.kind === 'known' ? holders.holders.filter((h) => h.tmux?.pane !== task.paneId) : [];
   if (others.length > 0) {
-    throw new FleetError(
-      `conversation ${conversationId} of task ${task.id} is open in ${others.map(describePlace).join(', ')} too: ` +
+    return {
+      kind: 'refused',
+      why: `conversation ${conversationId} of task ${task.id} is open in ${others.map(describePlace).join(', ')} too: ` +
         'its store may hold that process\'s turns, so no reply is read from it',
-    );
+    };
   }
   const stored = harnessFor(agent).conversing.storedTurns(task.home, task.cwd, conversationId);
-  if (stored.kind === 'none') throw new FleetError(`no reply of task ${task.id}: ${stored.why}`);
+  if (stored.kind === 'none') return { kind: 'pending', why: `no reply of task ${task.id}: ${stored.why}` };
   const picked = pick(stored.turns, turns, want);
   if (picked === null || picked.turn.reply === null) {
-    throw new FleetError(`no reply of task ${task.id}${want === null ? '' : ` for turn ${want}`} in ${stored.file}`);
+    return { kind: 'pending', why: `no reply of task ${task.id}${want === null ? '' : ` for turn ${want}`} in ${stored.file}` };
   }
-  return { task: task.id, conversationId, turn: picked.n, text: picked.turn.reply, source: 'store', from: stored.file };
+  // The store's newest turn with a reply is an earlier one while this turn is not written yet.
+  if (prompt !== null && !sameMessage(picked.turn.prompt, prompt)) {
+    return { kind: 'pending', why: `no reply of task ${task.id} to ${want === null ? 'its last turn' : `turn ${want}`} in ${stored.file} yet (its newest is to another message)` };
+  }
+  return { kind: 'reply', reply: { task: task.id, conversationId, turn: picked.n, text: picked.turn.reply, source: 'store', from: stored.file } };
 }
 
 /**

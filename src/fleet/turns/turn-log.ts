@@ -123,6 +123,13 @@ export class TurnLog {
   private end(mark: Extract<TurnMark, { kind: 'end' }>, now: number): TurnStep[] {
     const prompts = mark.prompts ?? [];
     let steps: TurnStep[] = [];
+    // Told again (qwen's idle_prompt after its Stop names the same prompt): it ended already, and
+    // must not end the turn that began since (a queued prompt's).
+    const told = mark.id === undefined || this.current?.id === mark.id ? undefined : this.turns.find((t) => t.id === mark.id && t.endedAt !== null);
+    if (told !== undefined) {
+      told.reply ??= mark.reply;
+      return [];
+    }
     const waiting = mark.id === undefined ? -1 : this.queued.findIndex((q) => q.id === mark.id);
     if (waiting >= 0) {
       // It names a queued prompt: the turn under way ended unseen, and so did those queued before it.

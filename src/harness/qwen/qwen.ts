@@ -1,19 +1,23 @@
 import * as path from 'node:path';
 import { qwenConversing } from './conversing.js';
+import { QWEN_ASSETS, QWEN_DEFAULTS_FILE, qwenOverlayDisplaces } from './hooks.js';
+import { qwenSignal } from './signal.js';
+import { qwenWarnings } from './warnings.js';
 import { argvProbe } from '../argv-probe.js';
 import type { Harness } from '../harness.js';
 import { homeFromVariable } from '../home-rules.js';
 import { isValidId } from '../ids.js';
-import { listDir, someLine, statOrNull } from '../fs-read.js';
+import { listDir, readTextFile, someLine, statOrNull } from '../fs-read.js';
 import { isJsonObject, jsonObjectOf } from '../json-shape.js';
 import { lastHint } from '../scrape.js';
-import { pinWithSessionId } from '../session-id-pin.js';
+import { pinnedLaunch } from '../pin.js';
 import { qwenHistory } from './history.js';
 import { qwenProjectDir, qwenTranscript } from './store.js';
-import type { ConversationOf, ConversationRoots, RunEvidence, StoredConversation } from '../types.js';
+import type { AgentDetection, ConversationOf, ConversationRoots, InstrumentInput, InstrumentPlan, RunEvidence, StoredConversation } from '../types.js';
 
-// qwen-code (a gemini-cli fork): pinned with `--session-id`, the exit hint, and a transcript
-// that must hold a typed message for the id to count. Measured on 0.24.4: the transcript is
+// qwen-code (a gemini-cli fork): pinned with `--session-id`, captured and heard through hooks of
+// fleetcom's system-defaults overlay (hooks.ts), the exit hint, and a transcript that must hold
+// a typed message for the id to count. Measured on 0.24.4: the transcript is
 // `<QWEN_HOME or ~/.qwen>/projects/<cwd, every non-alphanumeric → ->/chats/<id>.jsonl`,
 // written at the first message (a `<id>.runtime.json` beside it exists from the start, with
 // or without a message); a subagent's transcript is `<project>/subagents/<parent id>/
@@ -59,6 +63,35 @@ function conversationOf(id: string, roots: ConversationRoots): ConversationOf {
   return { kind: 'parent', id: parent, child: id, note: `a subagent transcript of ${parent}` };
 }
 
+/**
+ * The pin, and fleetcom's hooks through a system-defaults overlay of its own — unless that would
+ * stand in for a system-defaults file of the machine's or the user's (hooks.ts): then the pin
+ * alone, and the task has no signals. `QWEN_CODE` is cleared so that the script's check for a
+ * qwen started by a qwen tool holds for this one even when fleetcom itself runs in such a tool.
+ */
+function instrument(detection: AgentDetection, input: InstrumentInput): InstrumentPlan {
+  // The platform is a constant of this process, not the user's environment.
+  if (qwenOverlayDisplaces(input.env, process.platform) !== null) return pinnedLaunch(detection, input);
+  const env = { FLEETCOM_CAPTURE_FILE: input.captureFile, QWEN_CODE_SYSTEM_DEFAULTS_PATH: path.join(input.namespace, QWEN_DEFAULTS_FILE), QWEN_CODE: '' };
+  return pinnedLaunch(detection, input, { suffix: '', env, captures: true });
+}
+
+/** SessionStart's `session_id`, when the capture file is that payload (claude's rule: nothing else says where qwen is). */
+function parseCapture(text: string): string[] {
+  const payload = jsonObjectOf(text);
+  if (payload === null || payload.hook_event_name !== 'SessionStart') return [];
+  return isValidId(payload.session_id) ? [payload.session_id] : [];
+}
+
+/** The session SessionStart named last (the pin at start, a new one after `/clear`), once its transcript holds a message. */
+function captureId(evidence: RunEvidence): string | null {
+  if (evidence.captureFile === null) return null;
+  const file = readTextFile(evidence.captureFile);
+  if (file.kind !== 'text') return null;
+  const [id] = parseCapture(file.text);
+  return id !== undefined && qwenTranscriptHasUser(evidence.home, evidence.cwd, id) ? id : null;
+}
+
 function stored(home: string, cwd: string, id: string): StoredConversation {
   const file = qwenTranscript(home, cwd, id);
   if (statOrNull(file) === null) return { found: false, path: file, why: `no qwen transcript for ${id} of ${cwd}` };
@@ -75,10 +108,12 @@ export const qwen: Harness = {
   // setting move the projects elsewhere: fleetcom does not follow them, so such a task's id never
   // finds its transcript and it reruns fresh (docs/agents.md).
   home: homeFromVariable('qwen', 'QWEN_HOME', '.qwen'),
-  assets: [],
-  instrument: pinWithSessionId,
-  parseCapture: () => [],
-  captureId: () => null,
+  assets: QWEN_ASSETS,
+  instrument,
+  parseCapture,
+  captureId,
+  // `/clear` starts a new session (measured): once SessionStart names it, the pin is left behind.
+  captureIsCurrent: true,
   // `To continue this session, run` ⏎ `qwen --resume <id>`, printed after a message only.
   scrapeExit: (text) => lastHint(text, { prefixes: ['qwen --resume '] }),
   // A bare qwen always has its pin, and a pin without a transcript means it never talked.
@@ -87,8 +122,8 @@ export const qwen: Harness = {
   conversationOf,
   stored,
   ownership: { kind: 'none', why: "qwen's live session records are not read yet" },
-  attention: null,
-  warnings: () => [],
+  attention: { file: 'events', signal: qwenSignal, conversationFromCapture: false },
+  warnings: qwenWarnings,
   // `--session-id` pins a new session, `--resume`/`-r` continues one.
   probe: argvProbe('qwen', { flags: ['--session-id', '--resume', '-r'], isId: isValidId, noRecord: "qwen's transcripts name no process" }),
   history: qwenHistory,

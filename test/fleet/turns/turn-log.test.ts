@@ -103,6 +103,17 @@ describe('TurnLog with prompt ids (claude)', () => {
     expect(log.apply(startId('A', 'q'), 2)).toEqual([]);
     expect(log.now).toBe(1);
   });
+
+  it("takes an end told again (qwen's idle_prompt after its Stop) as nothing, also once the next turn began", () => {
+    const log = new TurnLog();
+    log.apply(startId('A', 'first'), 1);
+    log.apply(endId('A', 'reply A'), 2);
+    log.apply(startId('B', 'second'), 3);
+    expect(log.apply({ kind: 'end', sessionId: S, reply: null, id: 'A' }, 4)).toEqual([]);
+    expect([log.open?.n, log.turn(1)?.reply]).toEqual([2, 'reply A']);
+    // An end naming no prompt ends the turn under way (qwen's return to its prompt after Esc).
+    expect(log.apply({ kind: 'end', sessionId: S, reply: null }, 5).map((s) => [s.kind, s.turn.n])).toEqual([['ended', 2]]);
+  });
 });
 
 describe('TurnLog, a prompt that joins the turn under way (opencode, kilo, pi)', () => {
