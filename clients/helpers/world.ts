@@ -12,6 +12,7 @@ import { dirname, join } from 'node:path';
 import { startFleet, type Fleet } from '../../integration/helpers/fleet.js';
 import { createSandbox, type Sandbox } from '../../integration/helpers/sandbox.js';
 import { MOCK_MODEL, type MockApi } from '../mock-api.js';
+import { claudeSeedConfig, codexMockToml } from './seed-config.js';
 import { onTestFinished, type TestContext } from 'vitest';
 import { stopBackground } from './background.js';
 import type { InstalledClient } from './clients.js';
@@ -81,7 +82,7 @@ export async function useClientWorld(client: InstalledClient, api: MockApi, opts
 
 /** Onboarding done and the project trusted, in both places claude may read `.claude.json`. */
 async function seedClaude(sb: Sandbox, project: string): Promise<void> {
-  const config = `${JSON.stringify({ hasCompletedOnboarding: true, projects: { [project]: { hasTrustDialogAccepted: true } } }, null, 2)}\n`;
+  const config = claudeSeedConfig(project);
   const configDir = sb.env.CLAUDE_CONFIG_DIR ?? join(sb.home, '.claude');
   await mkdir(configDir, { recursive: true });
   await writeFile(join(sb.home, '.claude.json'), config);
@@ -92,22 +93,9 @@ async function seedClaude(sb: Sandbox, project: string): Promise<void> {
 async function seedCodex(sb: Sandbox, project: string, api: MockApi, topLevel: string[]): Promise<void> {
   const codexHome = sb.env.CODEX_HOME ?? join(sb.home, '.codex');
   await mkdir(codexHome, { recursive: true });
-  const toml = [
-    ...topLevel,
-    `model = "${MOCK_MODEL}"`,
-    'model_provider = "mock"',
-    '',
-    '[model_providers.mock]',
-    'name = "fleetcom mock"',
-    `base_url = "${api.url}/v1"`,
-    'wire_api = "responses"',
-    '',
-    `[projects.${JSON.stringify(project)}]`,
-    'trust_level = "trusted"',
-    '',
-  ].join('\n');
-  await writeFile(join(codexHome, 'config.toml'), toml);
+  await writeFile(join(codexHome, 'config.toml'), codexMockToml(api.url, project, topLevel).join('\n'));
 }
+
 
 /** A user's own notify program: appends its one argument as a line to `log`. */
 export async function writeUserNotifier(sb: Sandbox, log: string): Promise<string> {

@@ -18,6 +18,7 @@ import { dirname, join } from 'node:path';
 import { makeSandboxDirs, sandboxEnv } from '../../integration/helpers/sandbox-env.mjs';
 import { MOCK_MODEL, startMockApi, type MockApi } from '../mock-api.js';
 import type { InstalledClient } from '../cache.mjs';
+import { claudeSeedConfig, codexMockToml } from '../helpers/seed-config.js';
 
 const [which, labDir, clientsFile, ...extraArgs] = process.argv.slice(2);
 if (!which || !labDir || !clientsFile) {
@@ -77,7 +78,7 @@ let args: string[] = [];
 
 switch (client.agent) {
   case 'claude': {
-    const config = `${JSON.stringify({ hasCompletedOnboarding: true, projects: { [project]: { hasTrustDialogAccepted: true } } }, null, 2)}\n`;
+    const config = claudeSeedConfig(project);
     mkdirSync(env.CLAUDE_CONFIG_DIR!, { recursive: true });
     writeFileSync(join(home, '.claude.json'), config);
     writeFileSync(join(env.CLAUDE_CONFIG_DIR!, '.claude.json'), config);
@@ -89,18 +90,7 @@ switch (client.agent) {
   case 'codex': {
     mkdirSync(env.CODEX_HOME!, { recursive: true });
     writeFileSync(join(env.CODEX_HOME!, 'config.toml'), [
-      `notify = ["sh", ${JSON.stringify(notifyScript)}]`,
-      `model = "${MOCK_MODEL}"`,
-      'model_provider = "mock"',
-      '',
-      '[model_providers.mock]',
-      'name = "fleetcom mock"',
-      `base_url = "${api.url}/v1"`,
-      'wire_api = "responses"',
-      '',
-      `[projects.${JSON.stringify(project)}]`,
-      'trust_level = "trusted"',
-      '',
+      ...codexMockToml(api.url, project, [`notify = ["sh", ${JSON.stringify(notifyScript)}]`]),
       ...['UserPromptSubmit', 'Stop'].flatMap((e) => [`[[hooks.${e}]]`, `[[hooks.${e}.hooks]]`, 'type = "command"', `command = ${JSON.stringify(hook(e))}`, '']),
     ].join('\n'));
     break;

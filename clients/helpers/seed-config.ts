@@ -1,0 +1,26 @@
+// What a real client is given to start offline against the mock, shared by the suite's worlds
+// (world.ts) and the probes' lab (probes/lab.ts): text only, no vitest, no files written.
+import { MOCK_MODEL } from '../mock-api.js';
+
+/** claude's `.claude.json`: onboarding done and the project trusted. */
+export function claudeSeedConfig(project: string): string {
+  return `${JSON.stringify({ hasCompletedOnboarding: true, projects: { [project]: { hasTrustDialogAccepted: true } } }, null, 2)}\n`;
+}
+
+/** codex's config.toml lines: `topLevel` first, then the mock as its provider and the project trusted. */
+export function codexMockToml(apiUrl: string, project: string, topLevel: string[] = []): string[] {
+  return [
+    ...topLevel,
+    `model = "${MOCK_MODEL}"`,
+    'model_provider = "mock"',
+    '',
+    '[model_providers.mock]',
+    'name = "fleetcom mock"',
+    `base_url = "${apiUrl}/v1"`,
+    'wire_api = "responses"',
+    '',
+    `[projects.${JSON.stringify(project)}]`,
+    'trust_level = "trusted"',
+    '',
+  ];
+}
