@@ -8,6 +8,7 @@ import { handSession, startInShell } from '../helpers/by-hand.js';
 import { startFleet } from '../helpers/fleet.js';
 import { paneText, typeLine, waitForText } from '../helpers/pane.js';
 import { useSandbox } from '../helpers/sandbox.js';
+import { waitFor } from '../helpers/wait-for.js';
 import { READY, spawnIn, talk, trustCopilotFolder } from '../sessions/kit.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -68,9 +69,15 @@ describe('pi and copilot under fleetcom', () => {
     await waitForText(sb, pane.paneId, READY.copilot);
     await typeLine(sb, pane.paneId, 'hello');
     await waitForText(sb, pane.paneId, 'fake reply to: hello');
-    const listed = await fleet.cli('adopt', '--json');
-    expect(listed.exitCode, listed.stderr).toBe(0);
-    const view = (JSON.parse(listed.stdout) as { panes: AgentPaneView[] }).panes.find((p) => p.paneId === pane.paneId);
+    // copilot writes the turn to its events.jsonl after it printed the reply (clients/README.md):
+    // its session is resumable (a resume command, not a bare copilot) once its file holds the
+    // message, as the real one's is.
+    const view = await waitFor(async () => {
+      const listed = await fleet.cli('adopt', '--json');
+      expect(listed.exitCode, listed.stderr).toBe(0);
+      const found = (JSON.parse(listed.stdout) as { panes: AgentPaneView[] }).panes.find((p) => p.paneId === pane.paneId);
+      return found?.resumeCommand?.includes('--resume') === true ? found : false;
+    }, { what: 'adopt --json to offer the copilot pane\'s conversation to resume' });
     expect(view).toMatchObject({ agent: 'copilot', adoptable: true, conversationId: expect.stringMatching(UUID), idFrom: expect.stringMatching(/^copilot session lock /) });
     expect(view!.resumeCommand).toBe(`copilot --resume '${view!.conversationId}'`);
     expect((await fleet.cli('adopt', pane.windowId)).exitCode).toBe(0);
