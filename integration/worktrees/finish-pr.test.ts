@@ -46,7 +46,8 @@ describe('fleetcom finish --pr', () => {
     expect(opened.exitCode, opened.stderr).toBe(0);
     expect(opened.stdout).toBe('https://github.com/acme/api/pull/7\n');
     expect(opened.stderr).toContain(`pushed ${HOSTILE_BRANCH} to ${HOSTILE_REMOTE} (git@github.com:acme/api.git)`);
-    expect(await ghCalls()).toEqual([{
+    const openOf = { argv: ['pr', 'list', `--head=${HOSTILE_BRANCH}`, '--state=open', '--limit=10', '--json=number,state,url,headRefName,headRefOid'], cwd: hostile.cwd };
+    expect(await ghCalls()).toEqual([openOf, {
       argv: ['pr', 'create', '--base=main', `--head=${HOSTILE_BRANCH}`, `--title=${HOSTILE_SUBJECT}`, `--body=- ${HOSTILE_SUBJECT} (${tip.slice(0, 12)})`],
       cwd: hostile.cwd,
     }]);
@@ -82,10 +83,24 @@ describe('fleetcom finish --pr', () => {
     const listed = await fleet.cliIn(sb.dir, withGh, 'worktrees');
     expect(listed.stdout).toContain('PR #7 open');
     expect((await ghCalls()).at(-1)).toEqual({ argv: ['pr', 'list', '--state=all', '--limit=200', '--json=number,state,url,headRefName,headRefOid'], cwd: repo });
+
+    // finish --pr again after more work: the open pull request gets the new commits; none is created.
+    await commitFile(sb, hostile.cwd, 'a2.txt', 'a2\n', 'more work');
+    const newTip = (await git(sb, repo, 'rev-parse', `refs/heads/${HOSTILE_BRANCH}`)).trim();
+    const creates = async () => (await ghCalls()).filter((c) => c.argv[1] === 'create').length;
+    const createdBefore = await creates();
+    const updated = await fleet.cliIn(sb.dir, withGh, 'finish', String(hostile.id), '--pr');
+    expect(updated.exitCode, updated.stderr).toBe(0);
+    expect(updated.stdout).toBe('https://github.com/acme/api/pull/7\n');
+    expect(updated.stderr).toContain(`the pull request of ${HOSTILE_BRANCH} is open already, now with its new commits: https://github.com/acme/api/pull/7`);
+    expect(await creates()).toBe(createdBefore);
+    expect((await ghCalls()).at(-1)).toEqual(openOf);
+    expect((await git(sb, sb.dir, '--git-dir', bare, 'rev-parse', `refs/heads/${HOSTILE_BRANCH}`)).trim()).toBe(newTip);
+    await pr('OPEN', newTip);
     expect((await fleet.cli('rm', String(hostile.id))).exitCode).toBe(0);
     const stillOpen = await fleet.cliIn(sb.dir, withGh, 'worktrees', '--prune');
     expect(stillOpen.stderr).toContain(`kept ${hostile.cwd}: branch ${HOSTILE_BRANCH} is not merged (its commits are not in main; PR #7 is open)`);
-    await pr('MERGED', tip);
+    await pr('MERGED', newTip);
     const pruned = await fleet.cliIn(sb.dir, withGh, 'worktrees', '--prune');
     expect(pruned.stderr).toContain(`removed the worktree ${hostile.cwd}`);
     expect(pruned.stderr).toContain(`kept ${plain.cwd}: task ${plain.id} use it`);

@@ -26,7 +26,8 @@ export interface FinishResult {
   /** --commit's commit. */
   committed: string | null;
   landed: Landed | null;
-  pullRequest: { url: string | null; opened: boolean } | null;
+  /** `existing`: gh had one open for the branch already; the push brought it up to date. */
+  pullRequest: { url: string | null; opened: boolean; existing: boolean } | null;
   taskRemoved: boolean;
   worktreeRemoved: boolean;
   branchDeleted: boolean;
@@ -61,9 +62,10 @@ export async function carryOut(planned: FinishPlan, hooks: FinishHooks): Promise
       plan = await replan(plan, result.committed);
     }
     if (plan.mode === 'pr') {
-      const url = await pushAndOpen(record, plan.into!, plan.pr!, hooks.say);
-      result.pullRequest = url !== null ? { url, opened: true } : { url: plan.pr!.compareUrl, opened: false };
-      if (url !== null) hooks.say(`opened a pull request of ${record.branch} into ${plan.into}: ${url}`);
+      const pr = await pushAndOpen(record, plan.into!, plan.pr!, hooks.say);
+      result.pullRequest = pr !== null ? { url: pr.url, opened: true, existing: pr.existing } : { url: plan.pr!.compareUrl, opened: false, existing: false };
+      if (pr?.existing === true) hooks.say(`the pull request of ${record.branch} is open already, now with its new commits: ${pr.url}`);
+      else if (pr !== null) hooks.say(`opened a pull request of ${record.branch} into ${plan.into}: ${pr.url}`);
       else if (plan.pr!.compareUrl !== null) hooks.say(`gh is not installed: open the pull request at ${plan.pr!.compareUrl}`);
       else hooks.say(`gh is not installed and ${plan.pr!.url} is no web host's URL: open a pull request of ${record.branch} into ${plan.into} there`);
       result.done = true;

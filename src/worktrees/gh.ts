@@ -80,6 +80,23 @@ export function parsePullRequests(text: string): Map<string, PullRequestState> {
   return out;
 }
 
+/**
+ * The open pull request whose head is `branch`, or null: none, or gh could not tell (then
+ * `pr create` is tried and says why it fails). `finish --pr` run again after more commits
+ * pushes them to that pull request rather than failing on gh's "already exists".
+ */
+export async function openPullRequestOf(gh: string, cwd: string, branch: string): Promise<PullRequestState | null> {
+  const r = await runGh(gh, ['pr', 'list', `--head=${branch}`, '--state=open', '--limit=10', '--json=number,state,url,headRefName,headRefOid'], cwd, GH_LIST_DEADLINE_MS);
+  if (r.code !== 0) return null;
+  let found;
+  try {
+    found = parsePullRequests(r.stdout).get(branch);
+  } catch {
+    return null;
+  }
+  return found?.state === 'open' ? found : null;
+}
+
 /** The pull requests of the repository whose checkout is `repo`, by branch. */
 export async function pullRequests(gh: string, repo: string): Promise<Map<string, PullRequestState>> {
   const r = await runGh(gh, ['pr', 'list', '--state=all', '--limit=200', '--json=number,state,url,headRefName,headRefOid'], repo, GH_LIST_DEADLINE_MS);

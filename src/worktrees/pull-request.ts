@@ -5,7 +5,7 @@
 // without the credentials it may hold.
 import { FleetError } from '../errors.js';
 import type { WorktreeRecord } from '../worktree-record.js';
-import { createPullRequest } from './gh.js';
+import { createPullRequest, openPullRequestOf } from './gh.js';
 import { git, gitReason, runGit } from './git.js';
 import type { Commit } from './merge-check.js';
 
@@ -89,11 +89,16 @@ export async function planPullRequest(record: WorktreeRecord, into: string, comm
   return { remote: chosen.remote, url: withoutCredentials(url), gh, compareUrl: compareUrl(url, into, record.branch), ...pullRequestText(record.branch, commits) };
 }
 
-/** Pushes the branch; then gh's pull request URL, or null when there is no gh (print the compare URL). */
-export async function pushAndOpen(record: WorktreeRecord, into: string, plan: PullRequestPlan, say: (line: string) => void): Promise<string | null> {
+/**
+ * Pushes the branch; then gh's pull request (the one already open for the branch, which the
+ * push has brought up to date, else a new one), or null when there is no gh (print the compare URL).
+ */
+export async function pushAndOpen(record: WorktreeRecord, into: string, plan: PullRequestPlan, say: (line: string) => void): Promise<{ url: string; existing: boolean } | null> {
   const ref = `refs/heads/${record.branch}`;
   await git(['-C', record.path, 'push', '--quiet', plan.remote, `${ref}:${ref}`], { deadlineMs: 300_000 });
   say(`pushed ${record.branch} to ${plan.remote} (${plan.url})`);
   if (plan.gh === null) return null;
-  return createPullRequest(plan.gh, record.path, { base: into, head: record.branch, title: plan.title, body: plan.body });
+  const open = await openPullRequestOf(plan.gh, record.path, record.branch);
+  if (open !== null) return { url: open.url, existing: true };
+  return { url: await createPullRequest(plan.gh, record.path, { base: into, head: record.branch, title: plan.title, body: plan.body }), existing: false };
 }
