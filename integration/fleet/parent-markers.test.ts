@@ -2,36 +2,10 @@
 // markers must not reach the task, or the new claude runs as that session's child with no
 // transcript, registry entry or exit hint (the fake does as claude-code 2.1.332 was measured
 // to do), and could never be resumed. The user's own settings still pass.
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { claudeSlug } from '../../src/harness/index.js';
-import { startFleet, type Fleet } from '../helpers/fleet.js';
-import { typeLine, waitForText } from '../helpers/pane.js';
-import { useSandbox, type Sandbox } from '../helpers/sandbox.js';
-
-const MARKERS = {
-  CLAUDECODE: '1',
-  CLAUDE_CODE_ENTRYPOINT: 'cli',
-  CLAUDE_CODE_SESSION_ID: '0b6f9a52-51a8-4c0e-9f3e-2f1a7f3f2b10',
-  CLAUDE_CODE_CHILD_SESSION: '1',
-  CLAUDE_JOB_DIR: '/nonexistent/job',
-};
-
-/** A message, then /exit: the task must end resumable by its pin, through its exit hint. */
-async function talkAndExit(sb: Sandbox, fleet: Fleet, id: string, home: string): Promise<void> {
-  const task = await fleet.task(id);
-  await waitForText(sb, task.paneId, '? for shortcuts');
-  await typeLine(sb, task.paneId, 'hello');
-  await waitForText(sb, task.paneId, 'fake reply to: hello');
-  await typeLine(sb, task.paneId, '/exit');
-  const exited = await fleet.waitTask(id, (t) => t.state === 'exited', 'exited');
-  expect(exited.idSource, 'the exit hint was printed and scraped').toBe('exit-hint');
-  expect(existsSync(join(home, 'projects', claudeSlug(sb.dir), `${exited.conversationId}.jsonl`)), 'its transcript').toBe(true);
-  const rerun = await fleet.cli('rerun', id);
-  expect(rerun.exitCode, rerun.stderr).toBe(0);
-  expect((await fleet.task(id)).command).toBe(`claude --resume '${exited.conversationId}'`);
-}
+import { CLAUDE_MARKERS as MARKERS, talkAndExit } from '../helpers/claude-child.js';
+import { startFleet } from '../helpers/fleet.js';
+import { useSandbox } from '../helpers/sandbox.js';
 
 describe('a task started from inside a claude session', () => {
   it("gets none of the caller's claude markers but keeps its CLAUDE_CONFIG_DIR", async () => {

@@ -3,26 +3,17 @@
 // code, a wait still pending answers the state within the call's bound, and a task started
 // from inside a claude session gets none of that session's markers.
 import { spawn } from 'node:child_process';
-import { existsSync, realpathSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import { symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { LsRecord } from '../../src/control/protocol.js';
-import { claudeSlug } from '../../src/harness/index.js';
+import { CLAUDE_MARKERS as MARKERS, talkAndExit } from '../helpers/claude-child.js';
 import { cliPath, runCli } from '../helpers/cli.js';
 import { startFleet } from '../helpers/fleet.js';
-import { typeLine, waitForText } from '../helpers/pane.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { waitFor } from '../helpers/wait-for.js';
 import { connectMcp } from './mcp-client.js';
-
-const MARKERS = {
-  CLAUDECODE: '1',
-  CLAUDE_CODE_ENTRYPOINT: 'cli',
-  CLAUDE_CODE_SESSION_ID: '0b6f9a52-51a8-4c0e-9f3e-2f1a7f3f2b10',
-  CLAUDE_CODE_CHILD_SESSION: '1',
-  CLAUDE_JOB_DIR: '/nonexistent/job',
-};
 
 describe('fleetcom mcp', () => {
   it('offers ls, run, send, wait, output and history; ls answers what ls --json prints; its own lines go to stderr', async () => {
@@ -65,15 +56,7 @@ describe('fleetcom mcp', () => {
     const run = await mcp.call('run', { command: 'claude', cwd: sb.dir });
     expect(run.isError, run.texts.join('\n')).toBe(false);
     const id = String((run.json as { task: number }).task);
-    const task = await fleet.task(id);
-    await waitForText(sb, task.paneId, '? for shortcuts');
-    await typeLine(sb, task.paneId, 'hello');
-    await waitForText(sb, task.paneId, 'fake reply to: hello');
-    await typeLine(sb, task.paneId, '/exit');
-    const exited = await fleet.waitTask(id, (t) => t.state === 'exited', 'exited');
-    expect(exited.idSource, 'the exit hint was printed and scraped').toBe('exit-hint');
-    const home = sb.env.CLAUDE_CONFIG_DIR ?? '';
-    expect(existsSync(join(home, 'projects', claudeSlug(sb.dir), `${exited.conversationId}.jsonl`)), 'its transcript').toBe(true);
+    await talkAndExit(sb, fleet, id, sb.env.CLAUDE_CONFIG_DIR ?? '');
   });
 
   it('answers a failed command as a tool error with its stderr and exit code, and refuses what it cannot run', async () => {
