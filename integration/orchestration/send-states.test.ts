@@ -29,6 +29,21 @@ describe('send to a claude that is not simply waiting', () => {
     expect((await queued).reply).toMatchObject({ verdict: 'submitted', turn: 3 });
   });
 
+  it('ends a send waiting on a busy agent when the fleet goes down, saying so, with nothing typed', async () => {
+    const w = await world({ gated: true });
+    const task = await w.agent('claude');
+    expect((await w.send(task.id, 'first')).reply).toMatchObject({ verdict: 'submitted', turn: 1 });
+    await w.fleet.waitTask(task.id, (t) => t.attention === 'working', 'working on the held turn');
+    const waiting = w.send(task.id, 'never typed', '--timeout', '600');
+    await waitFor(async () => (await w.fleet.log()).includes(`task ${task.id}: a message waits for it to need input`), { what: 'the send to wait for the busy claude' });
+    expect((await w.fleet.cli('down')).exitCode).toBe(0);
+    const ended = await waiting;
+    expect(ended.code).toBe(1);
+    expect(ended.reply).toMatchObject({ verdict: 'blocked', turn: null });
+    expect(ended.reply.reason).toMatch(/^nothing was typed into task \d+: /);
+    expect(ended.reply.ms).toBeLessThan(60_000);
+  });
+
   it("--now into claude 2.1.332, whose queued prompt is signalled at once: its turn is the next, each turn keeps its own reply", async () => {
     const w = await world({ gated: true, env: { FAKE_CLAUDE_QUEUE_HOOK: 'at-queue' } });
     const task = await w.agent('claude');

@@ -1,9 +1,12 @@
 // A wait for the next event of one task (or the end of the feed), bounded: how a send waits
-// for its task to need input or for the agent's signal, without asking tmux in a loop.
+// for its task to need input or for the agent's signal, without asking tmux in a loop. An event
+// that comes while nobody waits (a send reading the screen) is kept for the next wait, so that
+// a turn ending in between is not slept through.
 import type { FleetFeed } from '../turns/feed.js';
 
 export class TaskChanges {
   private wake: (() => void) | null = null;
+  private missed = false;
   private readonly stop: () => void;
   ended: string | null = null;
 
@@ -11,28 +14,34 @@ export class TaskChanges {
     this.ended = feed.ended;
     this.stop = feed.subscribe(
       (event) => {
-        if (event.task === taskId) this.wake?.();
+        if (event.task === taskId) this.nudge();
       },
       (why) => {
         this.ended = why;
-        this.wake?.();
+        this.nudge();
       },
     );
   }
 
-  /** Resolves at the task's next event, at the feed's end, or after `ms`. */
+  private nudge(): void {
+    if (this.wake !== null) this.wake();
+    else this.missed = true;
+  }
+
+  /** Resolves at the task's next event (or one since the last wait), at the feed's end, or after `ms`. */
   next(ms: number): Promise<void> {
-    if (this.ended !== null) return Promise.resolve();
+    if (this.ended !== null || this.missed) {
+      this.missed = false;
+      return Promise.resolve();
+    }
     return new Promise((resolve) => {
-      const timer = setTimeout(done, Math.max(0, ms));
-      function done() {
+      const done = () => {
         clearTimeout(timer);
-        resolve();
-      }
-      this.wake = () => {
         this.wake = null;
-        done();
+        resolve();
       };
+      const timer = setTimeout(done, Math.max(0, ms));
+      this.wake = done;
     });
   }
 

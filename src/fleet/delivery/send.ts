@@ -34,6 +34,12 @@ const MORE_ENTERS = 3;
 const STORE_LOOK_MS = 150;
 /** How often the task's process is looked at for the conversation it holds, while its id is unknown (a /proc scan). */
 const TRACE_LOOK_MS = 1_000;
+/**
+ * Once the text is typed the agent has at least this long to take it, whatever is left of the
+ * timeout: typed at the deadline and judged at once, a message the agent takes a moment later
+ * would be reported not taken, and a caller who sends it again would send it twice.
+ */
+const CONFIRM_MIN_MS = 10_000;
 
 const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -76,8 +82,10 @@ type NotReady = { verdict: 'blocked' | 'busy' | 'exited'; reason: string };
 async function untilReady(deps: SendDeps, task: Task, harness: Harness, now: boolean, deadline: number, changes: TaskChanges): Promise<NotReady | null> {
   const { fleet } = deps;
   let holding: string | null = null;
+  let said = false;
   for (;;) {
     if (task.endedAt !== null) return { verdict: 'exited', reason: exitedText(task) };
+    if (changes.ended !== null) return { verdict: 'blocked', reason: `nothing was typed into task ${task.id}: ${changes.ended}` };
     const attention = fleet.attention.of(task);
     const screen = await fleet.deps.tmux.paneScreen(task.paneId);
     if (screen === null) return { verdict: 'exited', reason: `task ${task.id}'s pane is gone` };
@@ -89,6 +97,8 @@ async function untilReady(deps: SendDeps, task: Task, harness: Harness, now: boo
     const left = deadline - fleet.deps.now();
     if (state === 'working' && !now) {
       if (left <= 0) return { verdict: 'busy', reason: `task ${task.id} was working for the whole timeout; --now sends while it works (${queueText(harness.conversing)})` };
+      if (!said) fleet.deps.log(`task ${task.id}: a message waits for it to need input (up to ${Math.ceil(left / 1000)} s)`);
+      said = true;
       await changes.next(left);
       continue;
     }
@@ -112,6 +122,7 @@ async function typeAndConfirm(
   const turns = fleet.attention.turnsOf(task);
   const since = turns?.nextSeq ?? 0;
   const store = storeWatch(fleet, task, conversing);
+  deadline = Math.max(deadline, now() + CONFIRM_MIN_MS);
   await tmux.pasteText(task.paneId, text);
   await delay(conversing.enterDelayMs);
   await tmux.sendKeys(task.paneId, 'Enter');
@@ -145,13 +156,15 @@ async function typeAndConfirm(
       if (conversing.confirms === 'none' && composer === '') return reply('unconfirmed', `${harness.name} sends no signal that it took a message: the text left its composer`);
       nextLook = now() + LOOK_MS;
     }
-    if (at >= deadline) break;
+    // The supervisor stops listening (it stops, or the fleet goes down): judged from what shows now.
+    if (at >= deadline || changes.ended !== null) break;
     await changes.next(Math.min(store !== null ? STORE_LOOK_MS : LOOK_MS, nextLook - at, deadline - at));
   }
   const screen = await tmux.paneScreen(task.paneId);
   const held = screen === null ? composer : conversing.composer(screen.text);
   if (held !== null && held !== '') return reply('typed_not_submitted', `the text is still in task ${task.id}'s composer after ${enters + 1} Enter(s)`);
-  const signal = conversing.confirms === 'none' ? `${harness.name} sends no signal that it took a message` : `${harness.name}'s signal that it took this text did not come in time`;
+  const signal = conversing.confirms === 'none' ? `${harness.name} sends no signal that it took a message`
+    : changes.ended !== null ? `fleetcom stopped hearing its signals (${changes.ended})` : `${harness.name}'s signal that it took this text did not come in time`;
   return reply('unconfirmed', `the text left task ${task.id}'s composer, but ${signal}`);
 }
 
