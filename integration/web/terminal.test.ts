@@ -216,6 +216,9 @@ describe('fleetcom web: the fleet\'s verbs are the CLI\'s', () => {
     expect(output).toEqual(JSON.parse((await fleet.cli('output', id, '--json')).stdout));
     await waitFor(() => events.length >= 2, { what: 'events on the stream' });
     expect(JSON.stringify(events)).toMatch(/working|waiting/);
-    await reader.cancel();
+    // Stopped with the event stream still open, it ends by itself rather than waiting for its client.
+    await web.stop();
+    expect([web.process.exitCode, web.process.signalCode]).toEqual([0, null]);
+    await reader.cancel().catch(() => undefined);
   });
 });

@@ -49,6 +49,8 @@ export interface WebServer {
 
 /** The largest terminal input frame a socket takes; anything larger closes it (1009). */
 export const MAX_FRAME = 64 * 1024;
+/** How long open responses (an event stream) may take to end when the server stops. */
+const CLOSE_GRACE_MS = 1_000;
 /** API requests a peer may make: a second's worth and a burst. */
 const REQUEST_RATE = 30;
 const REQUEST_BURST = 120;
@@ -149,7 +151,12 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
     close: async () => {
       viewers.closeAll();
       opts.transport.close();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+        // An event stream lasts until its client leaves: it gets a moment to end, then is cut.
+        setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS).unref();
+      });
     },
   };
 }
