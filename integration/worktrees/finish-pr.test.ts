@@ -46,7 +46,7 @@ describe('fleetcom finish --pr', () => {
     expect(opened.exitCode, opened.stderr).toBe(0);
     expect(opened.stdout).toBe('https://github.com/acme/api/pull/7\n');
     expect(opened.stderr).toContain(`pushed ${HOSTILE_BRANCH} to ${HOSTILE_REMOTE} (git@github.com:acme/api.git)`);
-    const openOf = { argv: ['pr', 'list', `--head=${HOSTILE_BRANCH}`, '--state=open', '--limit=10', '--json=number,state,url,headRefName,headRefOid'], cwd: hostile.cwd };
+    const openOf = { argv: ['pr', 'list', `--head=${HOSTILE_BRANCH}`, '--state=open', '--limit=10', '--json=number,state,url,headRefName,headRefOid,isCrossRepository'], cwd: hostile.cwd };
     expect(await ghCalls()).toEqual([openOf, {
       argv: ['pr', 'create', '--base=main', `--head=${HOSTILE_BRANCH}`, `--title=${HOSTILE_SUBJECT}`, `--body=- ${HOSTILE_SUBJECT} (${tip.slice(0, 12)})`],
       cwd: hostile.cwd,
@@ -78,16 +78,25 @@ describe('fleetcom finish --pr', () => {
     expect((await git(sb, sb.dir, '--git-dir', bare, 'rev-parse', 'refs/heads/feat-b')).trim()).toBe((await git(sb, repo, 'rev-parse', 'feat-b')).trim());
 
     // worktrees shows the state gh tells; --prune takes a pull request merged with the branch's tip as merged.
-    const pr = (state: string, head: string) => writeFile(prs, JSON.stringify([{ number: 7, state, url: 'https://github.com/acme/api/pull/7', headRefName: HOSTILE_BRANCH, headRefOid: head }]));
+    const pr = (state: string, head: string, fork: object[] = []) => writeFile(prs, JSON.stringify([...fork, { number: 7, state, url: 'https://github.com/acme/api/pull/7', headRefName: HOSTILE_BRANCH, headRefOid: head, isCrossRepository: false }]));
     await pr('OPEN', tip);
     const listed = await fleet.cliIn(sb.dir, withGh, 'worktrees');
     expect(listed.stdout).toContain('PR #7 open');
     expect((await ghCalls()).at(-1)).toEqual({ argv: ['pr', 'list', '--state=all', '--limit=200', '--json=number,state,url,headRefName,headRefOid'], cwd: repo });
 
-    // finish --pr again after more work: the open pull request gets the new commits; none is created.
+    // finish --pr again after more work: the open pull request gets the new commits; none is
+    // created. A fork's open pull request of a branch of the same name is not it.
     await commitFile(sb, hostile.cwd, 'a2.txt', 'a2\n', 'more work');
     const newTip = (await git(sb, repo, 'rev-parse', `refs/heads/${HOSTILE_BRANCH}`)).trim();
     const creates = async () => (await ghCalls()).filter((c) => c.argv[1] === 'create').length;
+    const fork = { number: 12, state: 'OPEN', url: 'https://github.com/acme/api/pull/12', headRefName: HOSTILE_BRANCH, headRefOid: tip, isCrossRepository: true };
+    await writeFile(prs, JSON.stringify([fork]));
+    const createdFirst = await creates();
+    const beside = await fleet.cliIn(sb.dir, withGh, 'finish', String(hostile.id), '--pr');
+    expect(beside.exitCode, beside.stderr).toBe(0);
+    expect(beside.stderr).toContain(`opened a pull request of ${HOSTILE_BRANCH} into main`);
+    expect(await creates()).toBe(createdFirst + 1);
+    await pr('OPEN', tip, [fork]); // this repository's pull request, beside the fork's
     const createdBefore = await creates();
     const updated = await fleet.cliIn(sb.dir, withGh, 'finish', String(hostile.id), '--pr');
     expect(updated.exitCode, updated.stderr).toBe(0);

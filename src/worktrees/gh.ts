@@ -48,6 +48,7 @@ const prSchema = z.array(z.object({
   url: z.string(),
   headRefName: z.string(),
   headRefOid: z.string().regex(/^[0-9a-f]{40,64}$/),
+  isCrossRepository: z.boolean().optional(),
 }));
 
 export interface PullRequestState {
@@ -56,10 +57,12 @@ export interface PullRequestState {
   url: string;
   /** The commit the pull request's branch was at. */
   head: string;
+  /** Its branch is a fork's (null: gh was not asked). */
+  crossRepository: boolean | null;
 }
 
-/** Parses `gh pr list --json number,state,url,headRefName,headRefOid`: the newest pull request per branch. */
-export function parsePullRequests(text: string): Map<string, PullRequestState> {
+/** Parses `gh pr list --json number,state,url,headRefName,headRefOid[,isCrossRepository]`: each pull request with its branch. */
+export function parsePullRequestList(text: string): (PullRequestState & { branch: string })[] {
   let doc: unknown;
   try {
     doc = JSON.parse(text);
@@ -71,30 +74,39 @@ export function parsePullRequests(text: string): Map<string, PullRequestState> {
     const issue = parsed.error.issues[0];
     throw new FleetError(`gh pr list: ${issue?.path.join('.') || '(top)'}: ${issue?.message ?? 'unexpected'}`);
   }
+  return parsed.data.map((pr) => ({
+    branch: pr.headRefName, number: pr.number, state: pr.state.toLowerCase() as PullRequestState['state'], url: pr.url, head: pr.headRefOid, crossRepository: pr.isCrossRepository ?? null,
+  }));
+}
+
+/** The newest pull request per branch, from `gh pr list`'s JSON. */
+export function parsePullRequests(text: string): Map<string, PullRequestState> {
   const out = new Map<string, PullRequestState>();
-  for (const pr of parsed.data) {
-    const known = out.get(pr.headRefName);
+  for (const { branch, ...pr } of parsePullRequestList(text)) {
+    const known = out.get(branch);
     if (known !== undefined && known.number > pr.number) continue;
-    out.set(pr.headRefName, { number: pr.number, state: pr.state.toLowerCase() as PullRequestState['state'], url: pr.url, head: pr.headRefOid });
+    out.set(branch, pr);
   }
   return out;
 }
 
 /**
- * The open pull request whose head is `branch`, or null: none, or gh could not tell (then
- * `pr create` is tried and says why it fails). `finish --pr` run again after more commits
- * pushes them to that pull request rather than failing on gh's "already exists".
+ * The open pull request of this repository whose head is `branch`, or null: none, or gh could
+ * not tell (then `pr create` is tried and says why it fails). `finish --pr` run again after
+ * more commits pushes them to that pull request rather than failing on gh's "already exists".
+ * gh matches `--head` by branch name alone: a fork's pull request of a branch of the same
+ * name is not this one.
  */
 export async function openPullRequestOf(gh: string, cwd: string, branch: string): Promise<PullRequestState | null> {
-  const r = await runGh(gh, ['pr', 'list', `--head=${branch}`, '--state=open', '--limit=10', '--json=number,state,url,headRefName,headRefOid'], cwd, GH_LIST_DEADLINE_MS);
+  const r = await runGh(gh, ['pr', 'list', `--head=${branch}`, '--state=open', '--limit=10', '--json=number,state,url,headRefName,headRefOid,isCrossRepository'], cwd, GH_LIST_DEADLINE_MS);
   if (r.code !== 0) return null;
-  let found;
+  let prs: ReturnType<typeof parsePullRequestList>;
   try {
-    found = parsePullRequests(r.stdout).get(branch);
+    prs = [...parsePullRequestList(r.stdout)];
   } catch {
     return null;
   }
-  return found?.state === 'open' ? found : null;
+  return prs.find((pr) => pr.state === 'open' && pr.crossRepository === false && pr.branch === branch) ?? null;
 }
 
 /** The pull requests of the repository whose checkout is `repo`, by branch. */

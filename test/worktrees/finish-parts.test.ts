@@ -5,7 +5,7 @@ import { finishMode } from '../../src/commands/worktrees/finish.js';
 import { collisions, type FinishPlan } from '../../src/worktrees/finish-plan.js';
 import { planJson, planLines } from '../../src/worktrees/finish-report.js';
 import { mergeMessage, squashMessage } from '../../src/worktrees/finish-steps.js';
-import { parsePullRequests } from '../../src/worktrees/gh.js';
+import { parsePullRequestList, parsePullRequests } from '../../src/worktrees/gh.js';
 import { atLeast, parseGitVersion } from '../../src/worktrees/git-version.js';
 import { parseCommitLines, parseMergeTree } from '../../src/worktrees/merge-check.js';
 import { compareUrl, pullRequestText, webPlace, withoutCredentials } from '../../src/worktrees/pull-request.js';
@@ -111,8 +111,17 @@ describe('gh pr list --json', () => {
       { number: 9, state: 'MERGED', url: 'u9', headRefName: 'x', headRefOid: B },
       { number: 4, state: 'OPEN', url: 'u4', headRefName: 'y', headRefOid: A },
     ]));
-    expect(prs.get('x')).toEqual({ number: 9, state: 'merged', url: 'u9', head: B });
+    expect(prs.get('x')).toEqual({ number: 9, state: 'merged', url: 'u9', head: B, crossRepository: null });
     expect(prs.get('y')?.state).toBe('open');
+  });
+
+  it('tells a fork\'s pull request of a branch of the same name from this repository\'s', () => {
+    const prs = parsePullRequestList(JSON.stringify([
+      { number: 12, state: 'OPEN', url: 'u12', headRefName: 'fix', headRefOid: A, isCrossRepository: true },
+      { number: 7, state: 'OPEN', url: 'u7', headRefName: 'fix', headRefOid: B, isCrossRepository: false },
+    ]));
+    expect(prs.map((p) => [p.number, p.branch, p.crossRepository])).toEqual([[12, 'fix', true], [7, 'fix', false]]);
+    expect(() => parsePullRequestList(JSON.stringify([{ number: 1, state: 'OPEN', url: 'u', headRefName: 'x', headRefOid: A, isCrossRepository: 'no' }]))).toThrow(/gh pr list: 0\.isCrossRepository/);
   });
 
   it('refuses what is not that shape, naming where', () => {
