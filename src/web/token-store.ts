@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { lstatSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { errnoCode, FleetError } from '../errors.js';
-import { createWhole, ensureSafeDir, makePrivateDirs, unsafeReason, writeFileAtomicSync } from '../fs-safety.js';
+import { createWhole, ensureSafeDir, makePrivateDirs, writeFileAtomicSync } from '../fs-safety.js';
 import { configDir, type Env } from '../paths.js';
 
 /** 32 random bytes, base64url: 43 characters of a URL fragment. */
@@ -34,7 +34,7 @@ export function loadToken(file: string, rotate: boolean, uid: number | undefined
     writeFileAtomicSync(file, `${token}\n`);
     return token;
   }
-  if (createWhole(file, `${newToken()}\n`)) return readToken(file, uid);
+  createWhole(file, `${newToken()}\n`); // made now, or kept as it is
   return readToken(file, uid);
 }
 
@@ -48,8 +48,7 @@ export function readToken(file: string, uid: number | undefined = process.getuid
   }
   if (!stat.isFile()) throw new FleetError(`the web token ${file} is not a regular file; remove it and run fleetcom web again`);
   if ((stat.mode & 0o077) !== 0) throw new FleetError(`the web token ${file} can be read by others (mode ${(stat.mode & 0o777).toString(8)}); rotate it: fleetcom web --rotate-token`);
-  const owner = unsafeReason(stat, uid);
-  if (owner !== null && uid !== undefined && stat.uid !== uid) throw new FleetError(`the web token ${file} ${owner}`);
+  if (uid !== undefined && stat.uid !== uid) throw new FleetError(`the web token ${file} belongs to uid ${stat.uid}, not to you (uid ${uid}); remove it and run fleetcom web again`);
   const token = readFileSync(file, 'utf8').trim();
   if (!TOKEN.test(token)) throw new FleetError(`the web token ${file} holds no token fleetcom made; rotate it: fleetcom web --rotate-token`);
   return token;

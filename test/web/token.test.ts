@@ -39,6 +39,13 @@ describe('the token file', () => {
     writeFileSync(file, 'hunter2\n');
     expect(() => readToken(file)).toThrow(/holds no token fleetcom made/);
   });
+
+  it("refuses a token file of another user's, saying whose (the uid it is read as stands in for another user)", () => {
+    const file = join(temp(), 'web', 'token');
+    loadToken(file, false);
+    const mine = statSync(file).uid;
+    expect(() => readToken(file, mine + 1)).toThrow(new RegExp(`${file} belongs to uid ${mine}, not to you \\(uid ${mine + 1}\\)`));
+  });
 });
 
 describe('the lockout', () => {
