@@ -255,6 +255,8 @@ export class PaneStreams {
   private end(pane: Pane, reason: string): void {
     const watchers = [...pane.watchers];
     pane.watchers.clear();
+    // A pane that is still there (no screen came) would go on sending output nobody reads.
+    if (reason !== 'the pane is gone') this.connection()?.send([['refresh-client', '-A', `${pane.id}:off`]], () => undefined);
     this.forget(pane);
     for (const watcher of watchers) watcher.sink({ kind: 'end', reason });
   }

@@ -149,6 +149,14 @@ describe('PaneStreams', () => {
     expect(got.at(-1)).toEqual({ kind: 'end', reason: 'the pane is gone' });
   });
 
+  it('ends the stream of a pane tmux gives no screen of, and turns its output off', () => {
+    const link = fakeLink();
+    const { got } = watching(link);
+    link.answer(2, 'not a screen');
+    expect(got.at(-1)).toEqual({ kind: 'end', reason: 'tmux gave no screen' });
+    expect(link.lines().slice(-2)).toEqual(['refresh-client -A %5:off', 'refresh-client -f no-output']);
+  });
+
   it('refuses on tmux 3.2, and without a connection', () => {
     const runner = { current: () => null, onEvent: () => undefined, onConnected: () => undefined } as unknown as ControlRunner;
     expect(() => new PaneStreams(runner, '$1', '3.2a').watch('%5', () => true)).toThrow(/tmux 3.3/);
