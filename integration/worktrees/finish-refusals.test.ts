@@ -1,7 +1,8 @@
 // What `fleetcom finish` refuses — a conflict (in every mode), a dirty worktree, a dirty
 // target checkout, a git older than 2.38 — changes nothing: every ref, worktree, index entry
 // and file is as it was, the task still runs. A merge that fails half way (a pre-merge-commit
-// hook saying no) is aborted and deletes nothing.
+// hook saying no) is aborted and deletes nothing; a target that moves during a rebase says how
+// to put the rebased branch back.
 import { createHash } from 'node:crypto';
 import { chmodSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
@@ -87,6 +88,28 @@ describe('fleetcom finish refuses, and a failed step deletes nothing', () => {
     expect(await git(sb, repo, 'show', 'main:notes.txt')).toBe('not committed\n');
     expect(await git(sb, repo, 'log', '-1', '--format=%s', 'main')).toBe('notes\n'); // main had not moved: a fast-forward
     expect((await fleet.ls()).map((t) => t.id)).toEqual([clash.id]);
+  });
+
+  it('a target that moves while the branch is rebased stops the finish, saying how to put the branch back', async () => {
+    const sb = await useSandbox();
+    const repo = await makeRepo(sb);
+    const fleet = await startFleet(sb);
+    const task = await runInWorktree(fleet, repo, 'moving');
+    await commitFile(sb, task.cwd, 'feature.txt', 'feature\n');
+    await commitFile(sb, repo, 'other.txt', 'main moved\n');
+    const before = (await git(sb, repo, 'rev-parse', 'moving')).trim();
+    // git runs post-rewrite after the rebase: someone commits on main meanwhile.
+    const hooks = join(repo, '.git', 'hooks');
+    await mkdir(hooks, { recursive: true });
+    await writeFile(join(hooks, 'post-rewrite'), `#!/bin/sh\nunset GIT_DIR GIT_INDEX_FILE GIT_WORK_TREE GIT_PREFIX\ngit -C '${repo}' commit -q --allow-empty -m 'meanwhile'\n`);
+    chmodSync(join(hooks, 'post-rewrite'), 0o755);
+    const r = await fleet.cli('finish', String(task.id), '--rebase');
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain(`is no longer on main at`);
+    expect(r.stderr).toContain(`; nothing was merged or deleted, but moving was rebased onto it: git -C ${task.cwd} reset --keep ${before.slice(0, 12)} puts it back, then finish again`);
+    expect(await git(sb, repo, 'log', '-1', '--format=%s', 'main')).toBe('meanwhile\n');
+    expect((await fleet.task(task.id)).state).not.toBe('exited');
+    expect((await git(sb, repo, 'branch', '--list', 'moving')).trim()).not.toBe('');
   });
 
   it('a merge that a pre-merge-commit hook stops is aborted: the task, its worktree, its branch and main stay', async () => {

@@ -80,11 +80,16 @@ export async function landBranch(plan: FinishPlan, tip: string): Promise<Landed>
   const target = plan.target!;
   let rebasedFrom: string | null = null;
   let land = tip;
+  // The target is checked before the branch is rewritten, and again after it.
+  await expectHead(target, into, plan.intoTip!);
   if (plan.mode === 'rebase') {
     rebasedFrom = tip;
     land = await rebase(plan, tip);
+    await expectHead(target, into, plan.intoTip!).catch((error: unknown) => {
+      const moved = (error as Error).message.replace(/; nothing was changed: finish again$/, '');
+      throw new FleetError(`${moved}; nothing was merged or deleted, but ${record.branch} was rebased onto it: git -C ${record.path} reset --keep ${tip.slice(0, 12)} puts it back, then finish again`);
+    });
   }
-  await expectHead(target, into, plan.intoTip!);
   if (plan.mode === 'squash') await squash(plan, land);
   else {
     const args = plan.mode === 'rebase' ? ['merge', '--ff-only', land] : ['merge', '--no-edit', '-m', mergeMessage(record.branch, into), land];
