@@ -82,11 +82,19 @@ describe('fleetcom finish refuses, and a failed step deletes nothing', () => {
     expect(old.stderr).toContain('git 2.37.4 is older than 2.38, the first with git merge-tree --write-tree');
     expect(await snapshot(sb, repo, [repo, dirty.cwd])).toEqual(dirtyBefore);
 
-    // --commit commits the work first (the user's git, its hooks), then merges it.
-    const done = await fleet.cli('finish', String(dirty.id), '--commit', 'notes');
+    // --commit commits the work first (the user's git, its hooks: one that adds a trailer makes
+    // a commit other than the plan's preview of it), then squashes it: the message lists the
+    // commit made.
+    const hooks = join(repo, '.git', 'hooks');
+    await mkdir(hooks, { recursive: true });
+    await writeFile(join(hooks, 'commit-msg'), '#!/bin/sh\nprintf "\\nReviewed-by: a hook\\n" >> "$1"\n');
+    chmodSync(join(hooks, 'commit-msg'), 0o755);
+    const done = await fleet.cli('finish', String(dirty.id), '--commit', 'notes', '--squash');
     expect(done.exitCode, done.stderr).toBe(0);
     expect(await git(sb, repo, 'show', 'main:notes.txt')).toBe('not committed\n');
-    expect(await git(sb, repo, 'log', '-1', '--format=%s', 'main')).toBe('notes\n'); // main had not moved: a fast-forward
+    const made = /committed 1 file\(s\) on dirty as ([0-9a-f]{12})/.exec(done.stderr)?.[1];
+    expect(made, done.stderr).toBeDefined();
+    expect(await git(sb, repo, 'log', '-1', '--format=%B', 'main')).toContain(`- ${made} notes`);
     expect((await fleet.ls()).map((t) => t.id)).toEqual([clash.id]);
   });
 

@@ -8,7 +8,7 @@ import { errorMessage, FleetError } from '../errors.js';
 import type { FinishPlan } from './finish-plan.js';
 import { commitWork, landBranch, type Landed } from './finish-steps.js';
 import { commitsToMerge, mergeTree, playRebase, treeOf } from './merge-check.js';
-import { pushAndOpen } from './pull-request.js';
+import { pullRequestText, pushAndOpen } from './pull-request.js';
 import { checkRemoval, deleteBranchIfMerged, removeWorktree } from './remove.js';
 import { identityEnv } from './wip.js';
 
@@ -37,15 +37,18 @@ export interface FinishResult {
   error: string | null;
 }
 
-/** After a real --commit (its hooks may have changed what is committed): the plan's merge computed again for that commit. */
+/**
+ * After a real --commit: the plan's commits are the real ones (the plan's preview commit had
+ * another id), and its merge is computed again when the commit's hooks changed what it holds.
+ */
 async function replan(plan: FinishPlan, tip: string): Promise<FinishPlan> {
   const { repo } = plan.record;
-  if ((await treeOf(repo, tip)) === (await treeOf(repo, plan.tip!))) return { ...plan, tip };
   const commits = await commitsToMerge(repo, plan.intoTip!, tip);
-  if (plan.mode === 'pr') return { ...plan, tip, commits };
+  const pr = plan.pr === null ? null : { ...plan.pr, ...pullRequestText(plan.record.branch, commits) };
+  if (plan.mode === 'pr' || (await treeOf(repo, tip)) === (await treeOf(repo, plan.tip!))) return { ...plan, tip, commits, pr };
   const merged = plan.mode === 'rebase' ? await playRebase(repo, plan.intoTip!, tip, await identityEnv(repo)) : await mergeTree(repo, plan.intoTip!, tip);
   if (!merged.clean) throw new FleetError(`after the commit (its hooks changed it), merging conflicts in: ${merged.conflicts.join(', ')}; the commit stays on ${plan.record.branch}, nothing was merged or deleted`);
-  return { ...plan, tip, commits, tree: merged.tree, alreadyIn: commits.length === 0 };
+  return { ...plan, tip, commits, pr, tree: merged.tree, alreadyIn: commits.length === 0 };
 }
 
 export async function carryOut(planned: FinishPlan, hooks: FinishHooks): Promise<FinishResult> {
