@@ -7,7 +7,7 @@ import type { BesideRequest, ReplyOf, SendVerdict } from '../../control/protocol
 import { FleetError } from '../../errors.js';
 import { harnessFor, sameMessage, type Conversing, type Harness } from '../../harness/index.js';
 import type { FleetState } from '../supervisor/fleet-state.js';
-import type { Task } from '../supervisor/task.js';
+import { endedText, type Task } from '../supervisor/task.js';
 import { TaskChanges } from './changes.js';
 import { checkMessage } from './message.js';
 import { StoreWatch } from './store-watch.js';
@@ -60,7 +60,7 @@ export async function sendMessage(deps: SendDeps, request: SendRequest): Promise
   const reply = (verdict: SendVerdict, reason: string | null, turn: number | null = null): SendReply => ({
     task: task.id, verdict, via: 'tmux paste', turn, conversationId: conversation(verdict), ms: fleet.deps.now() - started, reason,
   });
-  if (task.endedAt !== null || task.paneId === '') return reply('exited', exitedText(task));
+  if (task.endedAt !== null || task.paneId === '') return reply('exited', endedText(task));
   if (harness === null || conversing === null) {
     await fleet.deps.tmux.pasteText(task.paneId, checked.text);
     await fleet.deps.tmux.sendKeys(task.paneId, 'Enter');
@@ -84,7 +84,7 @@ async function untilReady(deps: SendDeps, task: Task, harness: Harness, now: boo
   let holding: string | null = null;
   let said = false;
   for (;;) {
-    if (task.endedAt !== null) return { verdict: 'exited', reason: exitedText(task) };
+    if (task.endedAt !== null) return { verdict: 'exited', reason: endedText(task) };
     if (changes.ended !== null) return { verdict: 'blocked', reason: `nothing was typed into task ${task.id}: ${changes.ended}` };
     const attention = fleet.attention.of(task);
     const screen = await fleet.deps.tmux.paneScreen(task.paneId);
@@ -142,7 +142,7 @@ async function typeAndConfirm(
       });
       return reply('submitted', null, turn);
     }
-    if (task.endedAt !== null) return reply('exited', `${exitedText(task)} after the text was typed`);
+    if (task.endedAt !== null) return reply('exited', `${endedText(task)} after the text was typed`);
     const at = now();
     if (at >= nextLook) {
       const screen = await tmux.paneScreen(task.paneId);
@@ -192,11 +192,6 @@ function storeWatch(fleet: FleetState, task: Task, conversing: Conversing): Stor
     const conversation = id();
     return conversation === null ? null : promptFile(home, task.cwd, conversation);
   }, conversing.promptOfLine);
-}
-
-function exitedText(task: Task): string {
-  const how = task.killed ? 'was killed' : task.exitStatus === null ? 'exited' : `exited with status ${task.exitStatus}`;
-  return `task ${task.id} ${how}`;
 }
 
 function queueText(conversing: Conversing): string {

@@ -55,6 +55,12 @@ export function evidenceOf(task: TaskRecord): RunEvidence | null {
   };
 }
 
+/** How an ended task ended, for a verdict or a wait: "task 3 exited with status 1". */
+export function endedText(task: Pick<Task, 'id' | 'killed' | 'exitStatus'>): string {
+  const how = task.killed ? 'was killed' : task.exitStatus === null ? 'exited' : `exited with status ${task.exitStatus}`;
+  return `task ${task.id} ${how}`;
+}
+
 export function labelOf(task: Pick<TaskRecord, 'id' | 'name' | 'command'>): string {
   return task.name ?? task.command ?? `task ${task.id}`;
 }

@@ -7,7 +7,7 @@ import type { BesideRequest, ReplyOf, WaitTask } from '../../control/protocol.js
 import { FleetError } from '../../errors.js';
 import { Streamed } from '../../control/stream.js';
 import type { FleetState } from '../supervisor/fleet-state.js';
-import { labelOf, taskState, type Task } from '../supervisor/task.js';
+import { endedText, labelOf, taskState, type Task } from '../supervisor/task.js';
 
 type WaitRequest = Extract<BesideRequest, { op: 'wait' }>;
 export type WaitReply = ReplyOf<'wait'>;
@@ -27,8 +27,7 @@ export function judge(fleet: FleetState, ref: { id: number; label: string; task:
   };
   if (request.until === 'exited') return { ...view, met: task.endedAt !== null, never: null };
   if (task.endedAt !== null) {
-    const how = task.killed ? 'was killed' : task.exitStatus === null ? 'exited' : `exited with status ${task.exitStatus}`;
-    return { ...view, met: false, never: `task ${task.id} ${how}` };
+    return { ...view, met: false, never: endedText(task) };
   }
   if (turns === null) return { ...view, met: false, never: `task ${task.id} sends no turn signals (${task.harness === null ? 'a plain command' : `fleetcom hears nothing from ${task.harness}`}): wait --until exited waits for its end` };
   const want = request.turn;
