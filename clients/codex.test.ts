@@ -133,7 +133,9 @@ describe.concurrent.each(clientsOf('codex'))('$agent $version under fleetcom', (
     const message = `please ${DELEGATE_MARK} this`;
     await waitReady(w.sb, task.paneId);
     await submit(w.sb, task.paneId, message);
-    // The user thread's payload, then the subagent's: its own thread-id, its task as input, no client.
+    // The user thread's payload and the subagent's (its own thread-id, its task as input, no
+    // client), in either order: the subagent's turn and the user thread's follow-up race (both
+    // orders seen on 0.171.0).
     const payloads = await waitForPayloads(
       capture,
       (p) => p.some((x) => inputs(x).at(-1) === message) && p.some((x) => inputs(x)[0] === SUBTASK_MESSAGE),
@@ -143,7 +145,6 @@ describe.concurrent.each(clientsOf('codex'))('$agent $version under fleetcom', (
     const child = payloads.find((x) => inputs(x)[0] === SUBTASK_MESSAGE)!;
     const parent = String(main['thread-id']);
     const sub = String(child['thread-id']);
-    expect(payloads.indexOf(child)).toBeGreaterThan(payloads.indexOf(main));
     expect(main).toMatchObject({ client: 'codex-tui' });
     expect(child).not.toHaveProperty('client');
     const head = (id: string) => JSON.parse(readFileSync(rollouts(w, id)[0]!, 'utf8').split('\n')[0]!) as { type: string; payload: Payload };
@@ -156,7 +157,7 @@ describe.concurrent.each(clientsOf('codex'))('$agent $version under fleetcom', (
     // While it runs, after the subagent's payload: ls and save name the user thread.
     expect(await w.fleet.task(task.id)).toMatchObject({ conversationId: parent, idSource: 'capture' });
     expect(await savedCommands(w.fleet, w.project)).toEqual([`codex resume '${parent}'`]);
-    proven(client, 'subagent thread', 'a spawn_agent subagent\'s notify (after the user thread\'s, no `client`) is skipped: its rollout says `thread_source: "subagent"`');
+    proven(client, 'subagent thread', 'a spawn_agent subagent\'s notify (before or after the user thread\'s, no `client`) is skipped: its rollout says `thread_source: "subagent"`');
 
     const { exited } = await exitCodex(w, task);
     expect(exited).toMatchObject({ conversationId: parent, idSource: 'exit-hint' });

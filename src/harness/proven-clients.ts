@@ -59,7 +59,7 @@ export const PROVEN_CLIENTS: readonly ProvenClient[] = [
       "mcp settings": "`fleetcom mcp --config codex` appended to config.toml: `codex mcp get fleetcom` enabled, stdio",
       "output": "the turn's reply exactly, from its signal",
       "send": "one line, then several lines as one message (tmux paste): submitted, the turn counted; wait met at its end",
-      "subagent thread": "a spawn_agent subagent's notify (after the user thread's, no `client`) is skipped: its rollout says `thread_source: \"subagent\"`"
+      "subagent thread": "a spawn_agent subagent's notify (before or after the user thread's, no `client`) is skipped: its rollout says `thread_source: \"subagent\"`"
     }
   },
   {

@@ -61,8 +61,9 @@ function parseCapture(text: string): string[] {
 
 /**
  * 8.3 and 9.5: the thread-id of the last payload whose rollout exists under the task's home
- * and is a user thread. A subagent's turn notifies after its parent's (measured on 0.171.0),
- * so without the second check the task would switch to the subagent's thread.
+ * and is a user thread. A subagent's turn may notify after its parent's (it races the parent's
+ * follow-up on 0.171.0: both orders measured), so without the second check the task would
+ * switch to the subagent's thread.
  */
 function captureId(evidence: RunEvidence, now: number): string | null {
   if (evidence.captureFile === null) return null;
