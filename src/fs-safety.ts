@@ -18,6 +18,7 @@ import {
   lstatSync,
   mkdirSync,
   openSync,
+  readFileSync,
   renameSync,
   rmSync,
   writeSync,
@@ -25,7 +26,17 @@ import {
 } from 'node:fs';
 import fsp from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import { errnoCode, FleetError } from './errors.js';
+import { describeFsError, errnoCode, FleetError, isNotFound } from './errors.js';
+
+/** The text of one of fleetcom's own files, or null when there is none yet; any other failure names the file. */
+export function readOwnFile(file: string): string | null {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    if (isNotFound(error)) return null;
+    throw new FleetError(`${file}: cannot be read: ${describeFsError(error)}`);
+  }
+}
 
 /** A directory fleetcom may not use or could not set up; the reason follows its path. */
 export class UnsafeDirError extends FleetError {

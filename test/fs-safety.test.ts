@@ -8,6 +8,7 @@ import {
   ensureSafeDir,
   keepAside,
   makePrivateDirs,
+  readOwnFile,
   removeDirTree,
   removeFile,
   UnsafeDirError,
@@ -23,6 +24,18 @@ afterEach(() => {
 });
 
 const mode = (p: string) => statSync(p).mode & 0o777;
+
+describe('readOwnFile', () => {
+  it('reads the file, says null when there is none yet, and names the file it cannot read', () => {
+    const file = join(tmp, 'list.json');
+    expect(readOwnFile(file)).toBeNull();
+    writeFileSync(file, '{"version": 1}\n');
+    expect(readOwnFile(file)).toBe('{"version": 1}\n');
+    const dir = join(tmp, 'a-dir.json');
+    mkdirSync(dir);
+    expect(() => readOwnFile(dir)).toThrow(new FleetError(`${dir}: cannot be read: is a directory (EISDIR)`));
+  });
+});
 
 describe('ensureSafeDir', () => {
   it('creates a missing directory and its missing parents 0700, whatever the umask', () => {

@@ -2,11 +2,10 @@
 // list and prune from one someone else made (those are never touched). A file that cannot be
 // read is refused with its path, never overwritten. Every change is a read-modify-write under
 // `worktrees.json.lock` (ownership/file-lock.ts): ten `run --worktree` at once lose no entry.
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { describeFsError, FleetError, isNotFound } from '../errors.js';
+import { FleetError } from '../errors.js';
 import { withFileLock } from '../ownership/file-lock.js';
-import { makePrivateDirs, writeFileAtomicSync } from '../fs-safety.js';
+import { makePrivateDirs, readOwnFile, writeFileAtomicSync } from '../fs-safety.js';
 import { worktreeRecord, worktreeRecordProblem, type WorktreeRecord } from '../worktree-record.js';
 import { realPath } from './repo.js';
 
@@ -18,13 +17,8 @@ export interface MadeWorktree extends WorktreeRecord {
 const VERSION = 1;
 
 export function readRegistry(file: string): MadeWorktree[] {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    if (isNotFound(error)) return [];
-    throw new FleetError(`${file}: cannot be read: ${describeFsError(error)}`);
-  }
+  const text = readOwnFile(file);
+  if (text === null) return [];
   let doc: unknown;
   try {
     doc = JSON.parse(text);

@@ -5,20 +5,15 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describeFsError, FleetError, isNotFound } from '../errors.js';
-import { makePrivateDirs, writeFileAtomicSync } from '../fs-safety.js';
+import { makePrivateDirs, readOwnFile, writeFileAtomicSync } from '../fs-safety.js';
 
 export const SETUP_SCRIPT = '.fleetcom/worktree-setup';
 
 type Trusted = Record<string, string[]>;
 
 function readTrusted(file: string): Trusted {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    if (isNotFound(error)) return {};
-    throw new FleetError(`${file}: cannot be read: ${describeFsError(error)}`);
-  }
+  const text = readOwnFile(file);
+  if (text === null) return {};
   try {
     const doc = JSON.parse(text) as { version?: unknown; repos?: unknown };
     const repos = doc.repos as Trusted;

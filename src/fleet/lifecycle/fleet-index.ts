@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { lockedSupervisor } from '../../control/lock-record.js';
 import { describeFsError, FleetError, isNotFound } from '../../errors.js';
-import { makePrivateDirs, writeFileAtomicSync } from '../../fs-safety.js';
+import { makePrivateDirs, readOwnFile, writeFileAtomicSync } from '../../fs-safety.js';
 import { withFileLock } from '../../ownership/file-lock.js';
 import { runtimeDir, runtimeFiles, type Env } from '../../paths.js';
 import { realPath } from '../../worktrees/repo.js';
@@ -39,13 +39,8 @@ export interface FleetsRead {
 const VERSION = 1;
 
 function readIndex(file: string): string[] {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    if (isNotFound(error)) return [];
-    throw new FleetError(`${file}: cannot be read: ${describeFsError(error)}`);
-  }
+  const text = readOwnFile(file);
+  if (text === null) return [];
   try {
     const doc = JSON.parse(text) as { version?: unknown; runtimeDirs?: unknown };
     if (doc.version !== VERSION || !Array.isArray(doc.runtimeDirs) || !doc.runtimeDirs.every((d) => typeof d === 'string' && path.isAbsolute(d))) throw new Error('bad shape');
