@@ -24,3 +24,18 @@ export function codexMockToml(apiUrl: string, project: string, topLevel: string[
     '',
   ];
 }
+
+/** The environment that points claude, gemini and opencode at the mock and past their network and trust prompts. */
+export function mockClientEnv(apiUrl: string): Record<string, string> {
+  return {
+    // claude reads these two (ANTHROPIC_API_KEY would raise an approval dialog instead).
+    ANTHROPIC_BASE_URL: apiUrl,
+    ANTHROPIC_AUTH_TOKEN: 'fleetcom-mock-token',
+    // gemini: the mock as its API, an API key, the workspace trusted (else exit 55).
+    GOOGLE_GEMINI_BASE_URL: apiUrl,
+    GEMINI_API_KEY: 'fleetcom-mock-key',
+    GEMINI_CLI_TRUST_WORKSPACE: 'true',
+    // opencode: no models list from the network.
+    OPENCODE_DISABLE_MODELS_FETCH: '1',
+  };
+}

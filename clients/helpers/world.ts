@@ -12,7 +12,7 @@ import { dirname, join } from 'node:path';
 import { startFleet, type Fleet } from '../../integration/helpers/fleet.js';
 import { createSandbox, type Sandbox } from '../../integration/helpers/sandbox.js';
 import { MOCK_MODEL, type MockApi } from '../mock-api.js';
-import { claudeSeedConfig, codexMockToml } from './seed-config.js';
+import { claudeSeedConfig, codexMockToml, mockClientEnv } from './seed-config.js';
 import { onTestFinished, type TestContext } from 'vitest';
 import { stopBackground } from './background.js';
 import type { InstalledClient } from './clients.js';
@@ -47,15 +47,7 @@ export async function useClientWorld(client: InstalledClient, api: MockApi, opts
   // fleetcom itself runs on this Node (its paths are absolute); the client on the Node it needs.
   Object.assign(sb.env, {
     PATH: [client.binDir, dirname(client.nodeBin), dirname(process.execPath), '/usr/local/bin', '/usr/bin', '/bin'].join(':'),
-    // claude reads these two (ANTHROPIC_API_KEY would raise an approval dialog instead).
-    ANTHROPIC_BASE_URL: api.url,
-    ANTHROPIC_AUTH_TOKEN: 'fleetcom-mock-token',
-    // gemini: the mock as its API, an API key, the workspace trusted (else exit 55).
-    GOOGLE_GEMINI_BASE_URL: api.url,
-    GEMINI_API_KEY: 'fleetcom-mock-key',
-    GEMINI_CLI_TRUST_WORKSPACE: 'true',
-    // opencode: no models list from the network.
-    OPENCODE_DISABLE_MODELS_FETCH: '1',
+    ...mockClientEnv(api.url),
   });
   delete sb.env.FAKE_AGENT_LOG;
   const project = await sb.mkdir('project');

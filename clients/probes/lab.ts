@@ -18,7 +18,7 @@ import { dirname, join } from 'node:path';
 import { makeSandboxDirs, sandboxEnv } from '../../integration/helpers/sandbox-env.mjs';
 import { MOCK_MODEL, startMockApi, type MockApi } from '../mock-api.js';
 import type { InstalledClient } from '../cache.mjs';
-import { claudeSeedConfig, codexMockToml } from '../helpers/seed-config.js';
+import { claudeSeedConfig, codexMockToml, mockClientEnv } from '../helpers/seed-config.js';
 
 const [which, labDir, clientsFile, ...extraArgs] = process.argv.slice(2);
 if (!which || !labDir || !clientsFile) {
@@ -43,14 +43,7 @@ const hooksLog = join(labDir, 'hooks.jsonl');
 writeFileSync(hooksLog, '');
 
 const api = await startMockApi();
-Object.assign(env, {
-  ANTHROPIC_BASE_URL: api.url,
-  ANTHROPIC_AUTH_TOKEN: 'fleetcom-mock-token',
-  GOOGLE_GEMINI_BASE_URL: api.url,
-  GEMINI_API_KEY: 'fleetcom-mock-key',
-  GEMINI_CLI_TRUST_WORKSPACE: 'true',
-  OPENCODE_DISABLE_MODELS_FETCH: '1',
-});
+Object.assign(env, mockClientEnv(api.url));
 
 /** A hook command: `sh <lab>/hook.sh <event>` appends {t, ev, p: the payload} to hooks.jsonl, prints nothing. */
 const hookScript = join(labDir, 'hook.sh');
